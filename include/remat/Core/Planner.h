@@ -1,0 +1,120 @@
+//===- Planner.h - Save / recompute / derive planning -----------*- C++ -*-===//
+//
+// Part of remat. The public entry point of the planning core:
+//
+//   remat::Graph graph = ...;                    // build or import
+//   remat::PlanOptions options;                  // strategy, budget, ...
+//   absl::StatusOr<remat::Plan> plan = remat::planRematerialization(graph,
+//                                                                    options);
+//
+// A plan gives every forward value a decision with a reason, the backward
+// schedule that realises it, and its simulated memory and time.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_CORE_PLANNER_H
+#define REMAT_CORE_PLANNER_H
+
+#include "remat/Core/CostModel.h"
+#include "remat/Core/Graph.h"
+#include "remat/Core/Simulator.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace remat {
+
+enum class Strategy : uint8_t { SaveAll, RecomputeAll, MinCut, Budget, Optimal };
+std::string_view toString(Strategy strategy);
+absl::StatusOr<Strategy> parseStrategy(std::string_view text);
+
+/// JAX/MaxText-style checkpoint policies by name, layered over a strategy.
+struct NamePolicy {
+  enum class Kind : uint8_t {
+    None,
+    SaveOnlyTheseNames,
+    SaveAnyNamesButThese,
+    DotsSaveable,
+    NothingSaveable,
+    EverythingSaveable,
+  };
+  Kind kind = Kind::None;
+  std::vector<std::string> names;
+};
+/// Parses "save_only_these_names:query_proj,key_proj", "dots_saveable", ...
+absl::StatusOr<NamePolicy> parseNamePolicy(std::string_view text);
+std::string toString(const NamePolicy &policy);
+
+/// A memory budget in bytes, or a fraction t in [0, 1] of the way from the
+/// `recompute-all` peak (t = 0) to the `save-all` peak (t = 1), or a fraction
+/// of the no-recompute (save-all) peak, as the Checkmate literature states
+/// budgets.
+struct MemoryBudget {
+  enum class Kind : uint8_t { Bytes, Fraction, FractionOfPeak };
+  Kind kind = Kind::Bytes;
+  int64_t bytes = 0;
+  double fraction = 0;
+};
+/// "1073741824", "512MiB", "2GiB", "0.5", "0.8peak".
+absl::StatusOr<MemoryBudget> parseMemoryBudget(std::string_view text);
+
+struct PlanOptions {
+  Strategy strategy = Strategy::MinCut;
+  std::optional<MemoryBudget> budget; // required by Budget and Optimal
+  TargetSpec target;                  // defaults to the h100 preset
+  NamePolicy policy;
+  bool allowInexactDerivation = false;
+  /// Wall-clock limit for `optimal`; it fails cleanly when exceeded.
+  double optimalTimeLimitSeconds = 60;
+  PlanOptions();
+};
+
+enum class Decision : uint8_t { Save, Recompute, Derive, NotNeeded, Input };
+std::string_view toString(Decision decision);
+
+struct Derivation {
+  OpId viaOp = kNoId; // the op whose inverse rule is used
+  InverseRule rule;
+  std::vector<ValueId> from; // values the derivation reads
+  bool exact = false;
+};
+
+struct ValueDecision {
+  ValueId value = kNoId;
+  Decision decision = Decision::NotNeeded;
+  /// For Recompute: ops replayed in backward, topologically ordered.
+  std::vector<OpId> recomputeChain;
+  std::optional<Derivation> derivation; // for Derive
+  /// A sentence a user can act on, e.g. "saved: recomputing it needs matmul
+  /// query_proj which is no_auto_recompute".
+  std::string reason;
+};
+
+struct Plan {
+  Strategy strategy = Strategy::MinCut;
+  std::string targetName;
+  std::optional<int64_t> budgetBytes; // the resolved budget, if any
+  Classification classification;
+  /// One entry per forward value and per graph input that backward reads,
+  /// ordered by value id.
+  std::vector<ValueDecision> decisions;
+  /// Forward, then backward with recomputations and derivations placed just
+  /// before their first use.
+  Schedule schedule;
+  SimulationResult simulation;
+  bool usesInexactDerivation = false;
+
+  const ValueDecision *find(ValueId value) const;
+};
+
+/// Plans `graph`. Errors (absl::Status) name what is wrong and how to fix
+/// it: invalid graph, contradictory tags, infeasible budget (with the
+/// smallest feasible budget), malformed policy.
+absl::StatusOr<Plan> planRematerialization(const Graph &graph,
+                                           const PlanOptions &options);
+
+} // namespace remat
+
+#endif // REMAT_CORE_PLANNER_H

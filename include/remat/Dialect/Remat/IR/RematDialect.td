@@ -1,0 +1,49 @@
+//===- RematDialect.td - remat dialect definition ----------*- tablegen -*-===//
+//
+// Part of remat.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_DIALECT_REMAT_IR_REMATDIALECT_TD
+#define REMAT_DIALECT_REMAT_IR_REMATDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def Remat_Dialect : Dialect {
+  let name = "remat";
+  let cppNamespace = "::remat";
+  let summary = "Training graphs for save / recompute / derive planning";
+  let description = [{
+    The `remat` dialect models forward and joint (forward + backward) training
+    graphs on statically shaped ranked tensors, with the facts a
+    rematerialization planner needs: FLOPs, bytes, compute class, randomness,
+    views and algebraic inverse rules (through `PlannerOpInterface`), and
+    planning tags that are valid on any operation, ours or upstream.
+    See docs/Dialect.md for the graph forms and the rationale.
+  }];
+
+  // Tags and roles: discardable attributes valid on any op / function, checked
+  // in verifyOperationAttribute, verifyRegionArgAttribute and
+  // verifyRegionResultAttribute.
+  let discardableAttrs = (ins
+    "::mlir::UnitAttr":$never_recompute,
+    "::mlir::UnitAttr":$no_auto_recompute,
+    "::mlir::UnitAttr":$must_recompute,
+    "::mlir::UnitAttr":$prefer_recompute,
+    "::mlir::UnitAttr":$prefer_save,
+    "::mlir::StringAttr":$name,
+    "::mlir::StringAttr":$graph,
+    "::mlir::StringAttr":$role,
+    "::mlir::IntegerAttr":$grad_of
+  );
+
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+  let extraClassDeclaration = [{
+    void registerOps();
+  }];
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
+}
+
+#endif // REMAT_DIALECT_REMAT_IR_REMATDIALECT_TD

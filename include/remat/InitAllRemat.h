@@ -1,0 +1,27 @@
+//===- InitAllRemat.h - Register everything remat provides ------*- C++ -*-===//
+//
+// Part of remat. One call for a compiler that links remat: the dialect, the
+// external interface models on upstream ops and (later) the passes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_INITALLREMAT_H
+#define REMAT_INITALLREMAT_H
+
+#include "remat/Dialect/Remat/IR/RematDialect.h"
+#include "remat/Interfaces/ExternalModels.h"
+
+#include "mlir/IR/DialectRegistry.h"
+
+namespace remat {
+
+inline void registerAllRematDialects(mlir::DialectRegistry &registry) {
+  registry.insert<RematDialect>();
+  registerPlannerExternalModels(registry);
+}
+
+inline void registerAllRematPasses() {}
+
+} // namespace remat
+
+#endif // REMAT_INITALLREMAT_H
