@@ -1,0 +1,69 @@
+//===- Optimal.h - Exact rematerialization (the Checkmate problem) -*- C++
+//-*-===//
+//
+// Part of remat. The `optimal` strategy: a schedule of op evaluations (an op
+// may be evaluated more than once) of minimum total predicted time whose
+// activation peak, under exactly the memory model of Simulator.h, is at most
+// a budget. It is solved to proven optimality with a MILP (Checkmate's
+// formulation, Jain et al., MLSys 2020) through COIN-OR CBC. It is practical
+// for small graphs only (see docs/Optimal.md) and serves as the oracle the
+// heuristics are tested against.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_CORE_OPTIMAL_H
+#define REMAT_CORE_OPTIMAL_H
+
+#include "remat/Core/CostModel.h"
+#include "remat/Core/Graph.h"
+#include "remat/Core/Simulator.h"
+
+#include <cstdint>
+
+namespace remat {
+
+struct OptimalOptions {
+  /// Wall-clock limit for the solver. When it runs out, the best schedule
+  /// found so far is returned with `provenOptimal = false` if
+  /// `acceptSuboptimal` is set; otherwise (and always when no schedule was
+  /// found) solveOptimal fails with DeadlineExceeded.
+  double timeLimitSeconds = 60;
+  bool acceptSuboptimal = false;
+  /// Graphs with more ops than this are refused up front: the MILP has
+  /// O(n^2) variables and O(n^2 + n*edges) constraints.
+  int64_t maxOps = 400;
+};
+
+struct OptimalSolution {
+  /// Every op evaluation in execution order; an op may appear several times.
+  Schedule schedule;
+  /// Sum of predicted times over `schedule` (recomputations included); equals
+  /// simulate(...).totalTimeUs.
+  double totalCostUs = 0;
+  /// Time of the evaluations beyond the first of each op.
+  double recomputeCostUs = 0;
+  /// Simulated activation peak of `schedule`, <= the budget.
+  int64_t peakBytes = 0;
+  /// True when the solver proved no schedule is cheaper.
+  bool provenOptimal = false;
+};
+
+/// Solves the Checkmate problem for `graph`: only ops are scheduled (graph
+/// inputs are always available and not counted), every op needed for a graph
+/// output or gradient is evaluated at least once, and the peak as defined in
+/// Simulator.h is <= `budgetBytes`. The result is validated with simulate().
+///
+/// Errors: ResourceExhausted when no schedule fits the budget (naming the
+/// smallest budget any schedule needs); DeadlineExceeded when the time limit
+/// ran out first; FailedPrecondition when the graph is too large for
+/// `optimal` (use the `budget` strategy instead); Internal if the solver's
+/// schedule disagrees with the simulator.
+absl::StatusOr<OptimalSolution> solveOptimal(const Graph &graph,
+                                             const Classification &phases,
+                                             int64_t budgetBytes,
+                                             const CostModel &costModel,
+                                             const OptimalOptions &options);
+
+} // namespace remat
+
+#endif // REMAT_CORE_OPTIMAL_H
