@@ -1,5 +1,4 @@
-//===- Optimal.h - Exact rematerialization (the Checkmate problem) -*- C++
-//-*-===//
+//===- Optimal.h - Exact rematerialization (Checkmate) ----------*- C++ -*-===//
 //
 // Part of remat. The `optimal` strategy: a schedule of op evaluations (an op
 // may be evaluated more than once) of minimum total predicted time whose
