@@ -14,18 +14,4 @@ func.func @opaque_class(%a: tensor<8xf16>) -> tensor<8xf16> {
   return %0 : tensor<8xf16>
 }
 
-// -----
-
-func.func @contradictory(%a: tensor<8xf32>) -> tensor<8xf32> {
-  // expected-error @+1 {{contradictory tags: 'remat.never_recompute' forbids recomputation but 'remat.must_recompute' requires it; remove one of them}}
-  %0 = remat.add %a, %a {remat.never_recompute, remat.must_recompute} : tensor<8xf32>
-  return %0 : tensor<8xf32>
-}
-
-// -----
-
-// expected-error @+1 {{argument #1 of a remat.graph = "joint" function has no 'remat.role'; mark it with {remat.role = "input"}, "param", "tangent" or "rng"}}
-func.func @missing_role(%a: tensor<8xf32> {remat.role = "input"}, %t: tensor<8xf32>)
-    -> (tensor<8xf32> {remat.role = "output"}) attributes {remat.graph = "joint"} {
-  return %a : tensor<8xf32>
-}
+// Tag, name, graph-form and role errors are in attributes.mlir.
