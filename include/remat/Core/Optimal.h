@@ -18,6 +18,7 @@
 #include "remat/Core/Simulator.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace remat {
 
@@ -31,6 +32,11 @@ struct OptimalOptions {
   /// Graphs with more ops than this are refused up front: the MILP has
   /// O(n^2) variables and O(n^2 + n*edges) constraints.
   int64_t maxOps = 400;
+  /// Indexed by OpId: whether the op may be evaluated more than once. Empty
+  /// means every op may, except ops tagged `never_recompute` and ops that
+  /// produce a graph output or gradient (those stay live once produced).
+  /// Callers layer their own bans (policies, random ops) through this.
+  std::vector<bool> recomputable;
 };
 
 struct OptimalSolution {
