@@ -1,0 +1,633 @@
+//===- Optimal.cpp - Exact rematerialization with a MILP (CBC) ------------===//
+//
+// Part of remat. Checkmate's MILP (Jain et al., MLSys 2020), written so that
+// its memory terms are exactly the accounting of Simulator.h (Moccasin's):
+//
+//   positions 0..n-1  the ops to schedule, forward ops then backward ops,
+//                     each in id order (the order every strategy executes)
+//   R[t][i]  stage t evaluates op i (i <= t); R[t][t] = 1: stage t is where
+//            op t is evaluated for the first time ("frontier-advancing")
+//   S[t][v]  the copy of value v current at the start of stage t is read at
+//            stage t or later (it is held across the stage boundary)
+//   F[t][v][k]  v is freed right after op k (v's producer or a reader) in
+//            stage t: k ran, no later reader of v runs in stage t and v is
+//            not held into stage t+1
+//   U[t][k]  live bytes while op k runs in stage t: held values + results of
+//            ops run so far in the stage - values freed before k; <= budget
+//
+// Within a stage ops run in position order, each at most once. The schedule
+// is the concatenation of the stages. docs/Optimal.md argues why the optimum
+// of this MILP is the cheapest schedule of that form and why its memory is
+// the simulator's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Core/Optimal.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+#include "CbcModel.hpp"
+#include "CbcSolver.hpp"
+#include "CoinPackedMatrix.hpp"
+#include "CoinPackedVector.hpp"
+#include "OsiClpSolverInterface.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+#include <string>
+#include <utility>
+
+namespace remat {
+
+namespace {
+
+constexpr int kNone = -1;
+
+std::string describeOp(const Graph &graph, OpId op) {
+  const GraphOp &graphOp = graph.op(op);
+  if (!graphOp.name.empty())
+    return absl::StrCat("'", graphOp.name, "'");
+  return absl::StrCat(graphOp.kind, " #", op);
+}
+
+/// A value produced by a scheduled op, in solver terms.
+struct ScheduledValue {
+  ValueId id = kNoId;
+  int producer = kNone;    // position of the producing op
+  int64_t bytes = 0;       // true size
+  int64_t units = 0;       // size in memory units (bytes / unit)
+  std::vector<int> readers; // positions of scheduled readers, ascending
+  bool isOutput = false;   // output or gradient: live from production to end
+  /// Last stage that may read the value (outputs are held to the end).
+  int lastRead() const { return readers.empty() ? producer : readers.back(); }
+};
+
+/// The ops to schedule and the facts the MILP needs about them.
+struct Problem {
+  std::vector<OpId> order;          // position -> op
+  std::vector<int> position;        // op -> position or kNone
+  std::vector<ScheduledValue> values;
+  std::vector<std::vector<int>> resultsOf;  // position -> indices in values
+  std::vector<std::vector<int>> operandsOf; // position -> distinct indices
+  std::vector<double> costUs;               // position -> predicted time
+  std::vector<bool> recomputable;           // position -> may repeat
+  int64_t unitBytes = 1;
+
+  int size() const { return static_cast<int>(order.size()); }
+};
+
+absl::StatusOr<Problem> buildProblem(const Graph &graph,
+                                     const Classification &phases,
+                                     const CostModel &costModel,
+                                     const OptimalOptions &options) {
+  const int numOps = static_cast<int>(graph.numOps());
+  if (phases.opPhase.size() != graph.numOps())
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "solveOptimal: the classification covers %d ops but the graph has %d; "
+        "classify() the same graph that is planned",
+        phases.opPhase.size(), numOps));
+  if (!options.recomputable.empty() &&
+      options.recomputable.size() != graph.numOps())
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "solveOptimal: OptimalOptions::recomputable has %d entries but the "
+        "graph has %d ops; give one per op or leave it empty",
+        options.recomputable.size(), numOps));
+
+  // Ops that outputs and gradients need. A graph that marks no result at all
+  // (e.g. a bare Checkmate graph) needs every op, as in Checkmate.
+  std::vector<bool> required(numOps, false);
+  std::vector<OpId> worklist;
+  bool anyOutput = false;
+  for (const GraphValue &value : graph.values()) {
+    if (value.outputRole == OutputRole::None)
+      continue;
+    anyOutput = true;
+    if (value.producer != kNoId && !required[value.producer]) {
+      required[value.producer] = true;
+      worklist.push_back(value.producer);
+    }
+  }
+  if (!anyOutput)
+    std::fill(required.begin(), required.end(), true);
+  while (!worklist.empty()) {
+    OpId op = worklist.back();
+    worklist.pop_back();
+    for (ValueId operand : graph.op(op).operands) {
+      OpId producer = graph.value(operand).producer;
+      if (producer != kNoId && !required[producer]) {
+        required[producer] = true;
+        worklist.push_back(producer);
+      }
+    }
+  }
+
+  Problem problem;
+  problem.position.assign(numOps, kNone);
+  // Forward before backward, each in id order: the execution order of every
+  // strategy, and a topological order because forward never reads backward.
+  for (Phase phase : {Phase::Forward, Phase::Backward})
+    for (OpId op = 0; op < numOps; ++op)
+      if (required[op] && phases.opPhase[op] == phase) {
+        problem.position[op] = problem.size();
+        problem.order.push_back(op);
+      }
+
+  const int n = problem.size();
+  problem.resultsOf.resize(n);
+  problem.operandsOf.resize(n);
+  problem.costUs.resize(n);
+  problem.recomputable.resize(n);
+  std::vector<int> valueIndex(graph.numValues(), kNone);
+  for (int pos = 0; pos < n; ++pos) {
+    OpId op = problem.order[pos];
+    const GraphOp &graphOp = graph.op(op);
+    problem.costUs[pos] = costModel.predictTimeUs(graph, op);
+    bool mayRepeat = options.recomputable.empty()
+                         ? !graphOp.tags.neverRecompute
+                         : static_cast<bool>(options.recomputable[op]);
+    for (ValueId result : graphOp.results) {
+      const GraphValue &value = graph.value(result);
+      ScheduledValue scheduled;
+      scheduled.id = result;
+      scheduled.producer = pos;
+      scheduled.bytes = value.type.bytes();
+      scheduled.isOutput = value.outputRole != OutputRole::None;
+      // An output stays live from its production to the end; evaluating
+      // its op again would only hold a second copy.
+      if (scheduled.isOutput)
+        mayRepeat = false;
+      valueIndex[result] = static_cast<int>(problem.values.size());
+      problem.resultsOf[pos].push_back(valueIndex[result]);
+      problem.values.push_back(std::move(scheduled));
+    }
+    problem.recomputable[pos] = mayRepeat;
+    for (ValueId operand : graphOp.operands) {
+      OpId producer = graph.value(operand).producer;
+      if (producer == kNoId)
+        continue; // graph inputs are always available and not counted
+      int index = valueIndex[operand];
+      if (index == kNone || problem.position[producer] >= pos)
+        return absl::InvalidArgumentError(absl::StrFormat(
+            "solveOptimal: op %s reads value %d before the op producing it; "
+            "the forward/backward order of the classification is not "
+            "topological (forward ops must not read backward values)",
+            describeOp(graph, op), operand));
+      std::vector<int> &operands = problem.operandsOf[pos];
+      if (std::find(operands.begin(), operands.end(), index) ==
+          operands.end()) {
+        operands.push_back(index);
+        problem.values[index].readers.push_back(pos);
+      }
+    }
+  }
+
+  // Memory in units of the gcd of all sizes keeps every coefficient an
+  // integer, so the solver's tolerances cannot blur the budget.
+  int64_t unit = 0;
+  for (const ScheduledValue &value : problem.values)
+    unit = std::gcd(unit, value.bytes);
+  problem.unitBytes = unit > 0 ? unit : 1;
+  for (ScheduledValue &value : problem.values)
+    value.units = value.bytes / problem.unitBytes;
+  return problem;
+}
+
+int64_t resultBytes(const Problem &problem, int pos) {
+  int64_t bytes = 0;
+  for (int value : problem.resultsOf[pos])
+    bytes += problem.values[value].bytes;
+  return bytes;
+}
+
+/// A lower bound on any schedule's peak: the first evaluation of each op
+/// needs its operands, its results and every output produced before it live
+/// at once. Returns the bound and the op where it is reached.
+std::pair<int64_t, int> peakLowerBound(const Problem &problem) {
+  int64_t best = 0;
+  int where = kNone;
+  int64_t heldOutputs = 0;
+  for (int pos = 0; pos < problem.size(); ++pos) {
+    int64_t need = resultBytes(problem, pos) + heldOutputs;
+    for (int operand : problem.operandsOf[pos]) {
+      const ScheduledValue &value = problem.values[operand];
+      if (!value.isOutput) // outputs are already in heldOutputs
+        need += value.bytes;
+    }
+    if (need > best || where == kNone) {
+      best = need;
+      where = pos;
+    }
+    for (int result : problem.resultsOf[pos])
+      if (problem.values[result].isOutput)
+        heldOutputs += problem.values[result].bytes;
+  }
+  return {best, where};
+}
+
+/// Column-and-row accumulator for the MILP.
+class MilpBuilder {
+public:
+  int addColumn(double lower, double upper, double objective, bool integer) {
+    columnLower_.push_back(lower);
+    columnUpper_.push_back(upper);
+    objective_.push_back(objective);
+    if (integer)
+      integers_.push_back(static_cast<int>(columnLower_.size()) - 1);
+    return static_cast<int>(columnLower_.size()) - 1;
+  }
+  void addRow(const std::vector<std::pair<int, double>> &terms, double lower,
+              double upper) {
+    CoinPackedVector row;
+    for (const auto &[column, coefficient] : terms)
+      row.insert(column, coefficient);
+    rows_.push_back(std::move(row));
+    rowLower_.push_back(lower);
+    rowUpper_.push_back(upper);
+  }
+  int numColumns() const { return static_cast<int>(columnLower_.size()); }
+  int numRows() const { return static_cast<int>(rows_.size()); }
+
+  void load(OsiClpSolverInterface &solver) const {
+    CoinPackedMatrix matrix(/*colordered=*/false, 0, 0);
+    matrix.setDimensions(0, numColumns());
+    for (const CoinPackedVector &row : rows_)
+      matrix.appendRow(row);
+    solver.loadProblem(matrix, columnLower_.data(), columnUpper_.data(),
+                       objective_.data(), rowLower_.data(), rowUpper_.data());
+    for (int column : integers_)
+      solver.setInteger(column);
+  }
+
+private:
+  std::vector<double> columnLower_, columnUpper_, objective_;
+  std::vector<int> integers_;
+  std::vector<CoinPackedVector> rows_;
+  std::vector<double> rowLower_, rowUpper_;
+};
+
+/// The MILP's columns, for reading the solution back.
+struct Formulation {
+  MilpBuilder milp;
+  std::vector<std::vector<int>> evaluate; // R[t][i], kNone when fixed to 0
+  int peakColumn = kNone;                 // set when minimising the peak
+};
+
+enum class Objective { MinimiseTime, MinimisePeak };
+
+Formulation formulate(const Problem &problem, int64_t budgetUnits,
+                      Objective objective) {
+  const int n = problem.size();
+  const double infinity = COIN_DBL_MAX;
+  Formulation formulation;
+  MilpBuilder &milp = formulation.milp;
+
+  // Time coefficients relative to the largest keep the objective well
+  // scaled; a zero-cost graph still gets a well-defined (empty) objective.
+  double maxCost = 0;
+  for (double cost : problem.costUs)
+    maxCost = std::max(maxCost, cost);
+  auto timeCoefficient = [&](int pos) {
+    if (objective != Objective::MinimiseTime || maxCost <= 0)
+      return 0.0;
+    return problem.costUs[pos] / maxCost;
+  };
+
+  // R[t][i]: an op is worth evaluating again only if something reads it.
+  std::vector<bool> hasReaders(n, false);
+  for (const ScheduledValue &value : problem.values)
+    if (!value.readers.empty())
+      hasReaders[value.producer] = true;
+  formulation.evaluate.assign(n, {});
+  for (int t = 0; t < n; ++t) {
+    formulation.evaluate[t].assign(t + 1, kNone);
+    for (int i = 0; i < t; ++i)
+      if (problem.recomputable[i] && hasReaders[i])
+        formulation.evaluate[t][i] =
+            milp.addColumn(0, 1, timeCoefficient(i), true);
+    formulation.evaluate[t][t] = milp.addColumn(1, 1, timeCoefficient(t), true);
+  }
+  auto evaluate = [&](int t, int i) { return formulation.evaluate[t][i]; };
+
+  // S[t][v] exists for producer < t <= last stage that may read v; outputs
+  // are held from production to the end.
+  const int numValues = static_cast<int>(problem.values.size());
+  std::vector<std::vector<int>> hold(n, std::vector<int>(numValues, kNone));
+  for (int v = 0; v < numValues; ++v) {
+    const ScheduledValue &value = problem.values[v];
+    int last = value.isOutput ? n - 1 : value.lastRead();
+    for (int t = value.producer + 1; t <= last; ++t)
+      hold[t][v] = value.isOutput ? milp.addColumn(1, 1, 0, true)
+                                  : milp.addColumn(0, 1, 0, true);
+  }
+
+  if (objective == Objective::MinimisePeak)
+    formulation.peakColumn = milp.addColumn(0, infinity, 1, true);
+  double unitsBound = objective == Objective::MinimisePeak
+                          ? infinity
+                          : static_cast<double>(budgetUnits);
+
+  // Holding v into stage t+1 needs v at the end of stage t.
+  for (int v = 0; v < numValues; ++v) {
+    int producer = problem.values[v].producer;
+    for (int t = producer + 1; t < n; ++t) {
+      if (hold[t][v] == kNone)
+        continue;
+      std::vector<std::pair<int, double>> terms = {{hold[t][v], 1}};
+      if (hold[t - 1][v] != kNone)
+        terms.push_back({hold[t - 1][v], -1});
+      if (evaluate(t - 1, producer) != kNone)
+        terms.push_back({evaluate(t - 1, producer), -1});
+      milp.addRow(terms, -infinity, 0);
+    }
+  }
+
+  for (int t = 0; t < n; ++t) {
+    // An op reads the copy of each operand computed earlier in the stage or
+    // held into it.
+    for (int k = 0; k <= t; ++k) {
+      if (evaluate(t, k) == kNone)
+        continue;
+      for (int v : problem.operandsOf[k]) {
+        int producer = problem.values[v].producer;
+        std::vector<std::pair<int, double>> terms = {{evaluate(t, k), 1}};
+        if (evaluate(t, producer) != kNone)
+          terms.push_back({evaluate(t, producer), -1});
+        if (hold[t][v] != kNone)
+          terms.push_back({hold[t][v], -1});
+        milp.addRow(terms, -infinity, 0);
+      }
+    }
+
+    // Frees: F[t][v][k] <= R[t][k], <= 1 - S[t+1][v], <= 1 - R[t][j] for
+    // every reader j of v after k in the stage. Outputs are never freed.
+    std::vector<std::vector<std::pair<int, double>>> freedAfter(t + 1);
+    for (int v = 0; v < numValues; ++v) {
+      const ScheduledValue &value = problem.values[v];
+      if (value.isOutput || value.units == 0 || value.producer > t)
+        continue;
+      std::vector<int> events = {value.producer};
+      for (int reader : value.readers)
+        if (reader <= t)
+          events.push_back(reader);
+      for (size_t e = 0; e < events.size(); ++e) {
+        int k = events[e];
+        if (evaluate(t, k) == kNone)
+          continue;
+        int freeColumn = milp.addColumn(0, 1, 0, true);
+        freedAfter[k].push_back(
+            {freeColumn, static_cast<double>(value.units)});
+        milp.addRow({{freeColumn, 1}, {evaluate(t, k), -1}}, -infinity, 0);
+        if (t + 1 < n && hold[t + 1][v] != kNone)
+          milp.addRow({{freeColumn, 1}, {hold[t + 1][v], 1}}, -infinity, 1);
+        for (size_t later = e + 1; later < events.size(); ++later)
+          if (evaluate(t, events[later]) != kNone)
+            milp.addRow({{freeColumn, 1}, {evaluate(t, events[later]), 1}},
+                        -infinity, 1);
+      }
+    }
+
+    // U chain: U[t][k] = U[t][k'] + R[t][k] * results(k) - freed after k',
+    // where k' is the previous op that may run in the stage. Frees only
+    // follow ops that ran, so the chain only needs those positions.
+    int previous = kNone, previousPos = kNone;
+    for (int k = 0; k <= t; ++k) {
+      if (evaluate(t, k) == kNone)
+        continue;
+      int live = milp.addColumn(0, unitsBound, 0, false);
+      std::vector<std::pair<int, double>> terms = {{live, 1}};
+      int64_t results = 0;
+      for (int r : problem.resultsOf[k])
+        results += problem.values[r].units;
+      if (results != 0)
+        terms.push_back({evaluate(t, k), -static_cast<double>(results)});
+      if (previous == kNone) {
+        for (int v = 0; v < numValues; ++v)
+          if (hold[t][v] != kNone && problem.values[v].units != 0)
+            terms.push_back(
+                {hold[t][v], -static_cast<double>(problem.values[v].units)});
+      } else {
+        terms.push_back({previous, -1});
+        for (const auto &[freeColumn, units] : freedAfter[previousPos])
+          terms.push_back({freeColumn, units});
+      }
+      milp.addRow(terms, 0, 0);
+      if (formulation.peakColumn != kNone)
+        milp.addRow({{live, 1}, {formulation.peakColumn, -1}}, -infinity, 0);
+      previous = live;
+      previousPos = k;
+    }
+  }
+  return formulation;
+}
+
+struct MilpOutcome {
+  enum class Kind { Solved, Infeasible, NoSolutionInTime } kind;
+  bool provenOptimal = false;
+  Schedule schedule;
+  double peakUnits = 0; // the peak column, when minimising it
+};
+
+MilpOutcome solveMilp(const Problem &problem, const Formulation &formulation,
+                      double seconds) {
+  OsiClpSolverInterface solver;
+  formulation.milp.load(solver);
+  solver.messageHandler()->setLogLevel(0);
+  solver.setHintParam(OsiDoReducePrint, true, OsiHintTry);
+
+  CbcModel model(solver);
+  CbcSolverUsefulData data;
+  CbcMain0(model, data);
+  model.setLogLevel(0);
+  model.messageHandler()->setLogLevel(0);
+  // Exact: no gap allowed; single-threaded so the search is deterministic.
+  std::string secondsText = absl::StrFormat("%.3f", std::max(seconds, 0.001));
+  const char *argv[] = {"remat-optimal", "-log",      "0",
+                        "-slog",         "0",         "-seconds",
+                        secondsText.c_str(), "-allowableGap", "0",
+                        "-ratioGap",     "0",         "-increment",
+                        "1e-10",             "-threads",  "0",
+                        "-solve",        "-quit"};
+  CbcMain1(static_cast<int>(sizeof(argv) / sizeof(argv[0])), argv, model,
+           [](CbcModel *, int) { return 0; }, data);
+
+  MilpOutcome outcome;
+  const double *solution = model.bestSolution();
+  if (!solution) {
+    outcome.kind = model.isProvenInfeasible() || model.status() == 0
+                       ? MilpOutcome::Kind::Infeasible
+                       : MilpOutcome::Kind::NoSolutionInTime;
+    return outcome;
+  }
+  outcome.kind = MilpOutcome::Kind::Solved;
+  outcome.provenOptimal = model.isProvenOptimal();
+  for (int t = 0; t < problem.size(); ++t)
+    for (int i = 0; i <= t; ++i) {
+      int column = formulation.evaluate[t][i];
+      if (column != kNone && solution[column] > 0.5)
+        outcome.schedule.steps.push_back(problem.order[i]);
+    }
+  if (formulation.peakColumn != kNone)
+    outcome.peakUnits = std::round(solution[formulation.peakColumn]);
+  return outcome;
+}
+
+class Deadline {
+public:
+  explicit Deadline(double seconds)
+      : end_(std::chrono::steady_clock::now() +
+             std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                 std::chrono::duration<double>(seconds))) {}
+  double remainingSeconds() const {
+    return std::chrono::duration<double>(end_ -
+                                         std::chrono::steady_clock::now())
+        .count();
+  }
+
+private:
+  std::chrono::steady_clock::time_point end_;
+};
+
+std::string tooLargeAdvice(const Problem &problem) {
+  return absl::StrFormat(
+      "the graph (%d ops to schedule) is too large for the exact `optimal` "
+      "strategy, whose MILP grows with the square of the op count (see "
+      "docs/Optimal.md); use the `budget` strategy instead",
+      problem.size());
+}
+
+/// Builds the result from a schedule and checks it against the simulator.
+absl::StatusOr<OptimalSolution>
+finish(const Graph &graph, const Classification &phases,
+       const CostModel &costModel, const Problem &problem, Schedule schedule,
+       int64_t budgetBytes, bool provenOptimal) {
+  double costUs = 0;
+  for (OpId op : schedule.steps)
+    costUs += problem.costUs[problem.position[op]];
+  absl::StatusOr<SimulationResult> simulation =
+      simulate(graph, phases, schedule, costModel);
+  if (!simulation.ok())
+    return absl::InternalError(absl::StrCat(
+        "solveOptimal produced a schedule the simulator rejects (a bug in "
+        "the MILP): ",
+        simulation.status().message()));
+  double tolerance = 1e-9 * std::max(1.0, std::abs(costUs));
+  if (simulation->peakBytes > budgetBytes ||
+      std::abs(simulation->totalTimeUs - costUs) > tolerance)
+    return absl::InternalError(absl::StrFormat(
+        "solveOptimal disagrees with the simulator (a bug in the MILP): "
+        "simulated peak %d bytes vs budget %d, simulated time %.9g us vs "
+        "solver cost %.9g us",
+        simulation->peakBytes, budgetBytes, simulation->totalTimeUs, costUs));
+  OptimalSolution result;
+  result.schedule = std::move(schedule);
+  result.totalCostUs = simulation->totalTimeUs;
+  result.recomputeCostUs = simulation->recomputeTimeUs;
+  result.peakBytes = simulation->peakBytes;
+  result.provenOptimal = provenOptimal;
+  return result;
+}
+
+/// The error for a budget no schedule meets, naming the smallest one that
+/// works (found by minimising the peak) or, failing that, a lower bound.
+absl::Status infeasibleBudget(const Graph &graph, const Classification &phases,
+                              const CostModel &costModel,
+                              const Problem &problem, int64_t budgetBytes,
+                              const Deadline &deadline) {
+  auto [lowerBound, where] = peakLowerBound(problem);
+  std::string boundText = absl::StrFormat(
+      "budget %d bytes is below the minimum %d bytes any schedule needs "
+      "(op %s needs its operands and results live at once)",
+      budgetBytes, lowerBound, describeOp(graph, problem.order[where]));
+  if (deadline.remainingSeconds() > 0) {
+    Formulation formulation =
+        formulate(problem, /*budgetUnits=*/0, Objective::MinimisePeak);
+    MilpOutcome outcome =
+        solveMilp(problem, formulation, deadline.remainingSeconds());
+    if (outcome.kind == MilpOutcome::Kind::Solved && outcome.provenOptimal) {
+      absl::StatusOr<SimulationResult> simulation =
+          simulate(graph, phases, outcome.schedule, costModel);
+      if (simulation.ok())
+        return absl::ResourceExhaustedError(absl::StrFormat(
+            "no schedule fits the budget of %d bytes: the smallest budget "
+            "any schedule meets is %d bytes; raise the budget to at least "
+            "that",
+            budgetBytes, simulation->peakBytes));
+    }
+  }
+  if (budgetBytes < lowerBound)
+    return absl::ResourceExhaustedError(boundText);
+  return absl::ResourceExhaustedError(absl::StrFormat(
+      "no schedule fits the budget of %d bytes (any schedule needs at least "
+      "%d bytes; the exact minimum was not found in time); raise the budget",
+      budgetBytes, lowerBound));
+}
+
+} // namespace
+
+absl::StatusOr<OptimalSolution> solveOptimal(const Graph &graph,
+                                             const Classification &phases,
+                                             int64_t budgetBytes,
+                                             const CostModel &costModel,
+                                             const OptimalOptions &options) {
+  Deadline deadline(options.timeLimitSeconds);
+  absl::StatusOr<Problem> built =
+      buildProblem(graph, phases, costModel, options);
+  if (!built.ok())
+    return built.status();
+  const Problem &problem = *built;
+
+  // Without recomputation every op runs once, the least any schedule does:
+  // if that fits, it is optimal and no solver is needed.
+  Schedule noRecompute{problem.order};
+  absl::StatusOr<SimulationResult> noRecomputeSimulation =
+      simulate(graph, phases, noRecompute, costModel);
+  if (!noRecomputeSimulation.ok())
+    return absl::InternalError(absl::StrCat(
+        "solveOptimal: the simulator rejects the schedule without "
+        "recomputation: ",
+        noRecomputeSimulation.status().message()));
+  if (noRecomputeSimulation->peakBytes <= budgetBytes)
+    return finish(graph, phases, costModel, problem, std::move(noRecompute),
+                  budgetBytes, /*provenOptimal=*/true);
+
+  auto [lowerBound, where] = peakLowerBound(problem);
+  (void)where;
+  if (budgetBytes < lowerBound)
+    return infeasibleBudget(graph, phases, costModel, problem, budgetBytes,
+                            deadline);
+  if (problem.size() > options.maxOps)
+    return absl::FailedPreconditionError(absl::StrFormat(
+        "%s (at most %d ops are accepted)", tooLargeAdvice(problem),
+        options.maxOps));
+
+  Formulation formulation = formulate(
+      problem, budgetBytes / problem.unitBytes, Objective::MinimiseTime);
+  MilpOutcome outcome =
+      solveMilp(problem, formulation, deadline.remainingSeconds());
+  switch (outcome.kind) {
+  case MilpOutcome::Kind::Infeasible:
+    return infeasibleBudget(graph, phases, costModel, problem, budgetBytes,
+                            deadline);
+  case MilpOutcome::Kind::NoSolutionInTime:
+    return absl::DeadlineExceededError(absl::StrFormat(
+        "`optimal` found no schedule within %g s for a budget of %d bytes: "
+        "%s, or raise the time limit",
+        options.timeLimitSeconds, budgetBytes, tooLargeAdvice(problem)));
+  case MilpOutcome::Kind::Solved:
+    break;
+  }
+  if (!outcome.provenOptimal && !options.acceptSuboptimal)
+    return absl::DeadlineExceededError(absl::StrFormat(
+        "`optimal` could not prove a schedule optimal within %g s for a "
+        "budget of %d bytes: %s, raise the time limit, or accept the best "
+        "schedule found (OptimalOptions::acceptSuboptimal)",
+        options.timeLimitSeconds, budgetBytes, tooLargeAdvice(problem)));
+  return finish(graph, phases, costModel, problem,
+                std::move(outcome.schedule), budgetBytes,
+                outcome.provenOptimal);
+}
+
+} // namespace remat
