@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Installs remat from BUILD_DIR into a fresh prefix, then configures, builds
+# and runs test/install (a project outside remat's build that only calls
+# find_package(MLIRRemat)), and checks what it prints. Registered with ctest
+# as `install-consumer`.
+#
+#   test/install/run-consumer-test.sh BUILD_DIR
+set -euo pipefail
+
+if [[ $# -ne 1 ]]; then
+  echo "usage: $0 BUILD_DIR (a configured remat build tree)" >&2
+  exit 2
+fi
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+build=$(cd "$1" && pwd)
+work=$build/test/install-consumer
+prefix=$work/prefix
+consumer=$work/build
+
+rm -rf "$work"
+mkdir -p "$work"
+
+# ctest does not build; bring the tree up to date first (a no-op when it
+# already is) so the package holds the current libraries and headers.
+if ! cmake --build "$build" >"$work/remat-build.log" 2>&1; then
+  cat "$work/remat-build.log" >&2
+  echo "install-consumer: building $build failed" >&2
+  exit 1
+fi
+cmake --install "$build" --prefix "$prefix" >"$work/install.log"
+
+# Only the prefix is given: MLIR must be found through the package's own
+# dependency on the MLIR it was built against.
+cmake -G Ninja -S "$here" -B "$consumer" \
+  -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_CXX_COMPILER="$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")" \
+  >"$work/configure.log"
+cmake --build "$consumer" >"$work/build.log"
+
+output=$("$consumer/remat-consumer")
+echo "$output"
+
+expected=(
+  "verified: module"
+  "remat.matmul query_proj flops=524288 bytes_read=24576 bytes_written=4096 class=matmul no_auto_recompute=yes"
+  "arith.addf bias flops=2048 bytes_read=8192 bytes_written=4096 class=pointwise no_auto_recompute=no"
+  "planned ops: 2"
+  "rejected: contradictory tags: 'remat.never_recompute' forbids recomputation but 'remat.must_recompute' requires it; remove one of them"
+)
+status=0
+for line in "${expected[@]}"; do
+  if ! grep -qxF -- "$line" <<<"$output"; then
+    echo "install-consumer: missing output line: $line" >&2
+    status=1
+  fi
+done
+if ((status == 0)); then
+  echo "install-consumer: PASS"
+fi
+exit $status
