@@ -56,19 +56,19 @@ std::string describeOp(const Graph &graph, OpId op) {
 /// A value produced by a scheduled op, in solver terms.
 struct ScheduledValue {
   ValueId id = kNoId;
-  int producer = kNone;    // position of the producing op
-  int64_t bytes = 0;       // true size
-  int64_t units = 0;       // size in memory units (bytes / unit)
+  int producer = kNone;     // position of the producing op
+  int64_t bytes = 0;        // true size
+  int64_t units = 0;        // size in memory units (bytes / unit)
   std::vector<int> readers; // positions of scheduled readers, ascending
-  bool isOutput = false;   // output or gradient: live from production to end
+  bool isOutput = false;    // output or gradient: live from production to end
   /// Last stage that may read the value (outputs are held to the end).
   int lastRead() const { return readers.empty() ? producer : readers.back(); }
 };
 
 /// The ops to schedule and the facts the MILP needs about them.
 struct Problem {
-  std::vector<OpId> order;          // position -> op
-  std::vector<int> position;        // op -> position or kNone
+  std::vector<OpId> order;   // position -> op
+  std::vector<int> position; // op -> position or kNone
   std::vector<ScheduledValue> values;
   std::vector<std::vector<int>> resultsOf;  // position -> indices in values
   std::vector<std::vector<int>> operandsOf; // position -> distinct indices
@@ -377,8 +377,7 @@ Formulation formulate(const Problem &problem, int64_t budgetUnits,
         if (evaluate(t, k) == kNone)
           continue;
         int freeColumn = milp.addColumn(0, 1, 0, true);
-        freedAfter[k].push_back(
-            {freeColumn, static_cast<double>(value.units)});
+        freedAfter[k].push_back({freeColumn, static_cast<double>(value.units)});
         milp.addRow({{freeColumn, 1}, {evaluate(t, k), -1}}, -infinity, 0);
         if (t + 1 < n && hold[t + 1][v] != kNone)
           milp.addRow({{freeColumn, 1}, {hold[t + 1][v], 1}}, -infinity, 1);
@@ -444,14 +443,26 @@ MilpOutcome solveMilp(const Problem &problem, const Formulation &formulation,
   model.messageHandler()->setLogLevel(0);
   // Exact: no gap allowed; single-threaded so the search is deterministic.
   std::string secondsText = absl::StrFormat("%.3f", std::max(seconds, 0.001));
-  const char *argv[] = {"remat-optimal", "-log",      "0",
-                        "-slog",         "0",         "-seconds",
-                        secondsText.c_str(), "-allowableGap", "0",
-                        "-ratioGap",     "0",         "-increment",
-                        "1e-10",             "-threads",  "0",
-                        "-solve",        "-quit"};
-  CbcMain1(static_cast<int>(sizeof(argv) / sizeof(argv[0])), argv, model,
-           [](CbcModel *, int) { return 0; }, data);
+  const char *argv[] = {"remat-optimal",
+                        "-log",
+                        "0",
+                        "-slog",
+                        "0",
+                        "-seconds",
+                        secondsText.c_str(),
+                        "-allowableGap",
+                        "0",
+                        "-ratioGap",
+                        "0",
+                        "-increment",
+                        "1e-10",
+                        "-threads",
+                        "0",
+                        "-solve",
+                        "-quit"};
+  CbcMain1(
+      static_cast<int>(sizeof(argv) / sizeof(argv[0])), argv, model,
+      [](CbcModel *, int) { return 0; }, data);
 
   MilpOutcome outcome;
   const double *solution = model.bestSolution();
@@ -530,17 +541,28 @@ finish(const Graph &graph, const Classification &phases,
   return result;
 }
 
-/// The error for a budget no schedule meets, naming the smallest one that
-/// works (found by minimising the peak) or, failing that, a lower bound.
+/// The error for a budget no schedule meets, naming the smallest budget that
+/// works: the lower bound when a schedule meets it (the usual case), else the
+/// minimum peak found by a second MILP; failing both in time, a lower bound.
 absl::Status infeasibleBudget(const Graph &graph, const Classification &phases,
                               const CostModel &costModel,
                               const Problem &problem, int64_t budgetBytes,
                               const Deadline &deadline) {
   auto [lowerBound, where] = peakLowerBound(problem);
-  std::string boundText = absl::StrFormat(
-      "budget %d bytes is below the minimum %d bytes any schedule needs "
-      "(op %s needs its operands and results live at once)",
-      budgetBytes, lowerBound, describeOp(graph, problem.order[where]));
+  auto smallest = [&](int64_t bytes) {
+    return absl::ResourceExhaustedError(absl::StrFormat(
+        "no schedule fits the budget of %d bytes: the smallest budget any "
+        "schedule meets is %d bytes; raise the budget to at least that",
+        budgetBytes, bytes));
+  };
+  if (deadline.remainingSeconds() > 0 && lowerBound > budgetBytes) {
+    Formulation atBound = formulate(problem, lowerBound / problem.unitBytes,
+                                    Objective::MinimiseTime);
+    MilpOutcome outcome =
+        solveMilp(problem, atBound, deadline.remainingSeconds());
+    if (outcome.kind == MilpOutcome::Kind::Solved)
+      return smallest(lowerBound);
+  }
   if (deadline.remainingSeconds() > 0) {
     Formulation formulation =
         formulate(problem, /*budgetUnits=*/0, Objective::MinimisePeak);
@@ -550,15 +572,15 @@ absl::Status infeasibleBudget(const Graph &graph, const Classification &phases,
       absl::StatusOr<SimulationResult> simulation =
           simulate(graph, phases, outcome.schedule, costModel);
       if (simulation.ok())
-        return absl::ResourceExhaustedError(absl::StrFormat(
-            "no schedule fits the budget of %d bytes: the smallest budget "
-            "any schedule meets is %d bytes; raise the budget to at least "
-            "that",
-            budgetBytes, simulation->peakBytes));
+        return smallest(simulation->peakBytes);
     }
   }
   if (budgetBytes < lowerBound)
-    return absl::ResourceExhaustedError(boundText);
+    return absl::ResourceExhaustedError(absl::StrFormat(
+        "budget %d bytes is below the minimum %d bytes any schedule needs "
+        "(op %s needs its operands and results live at once); raise the "
+        "budget",
+        budgetBytes, lowerBound, describeOp(graph, problem.order[where])));
   return absl::ResourceExhaustedError(absl::StrFormat(
       "no schedule fits the budget of %d bytes (any schedule needs at least "
       "%d bytes; the exact minimum was not found in time); raise the budget",
@@ -581,14 +603,15 @@ absl::StatusOr<OptimalSolution> solveOptimal(const Graph &graph,
 
   // Without recomputation every op runs once, the least any schedule does:
   // if that fits, it is optimal and no solver is needed.
-  Schedule noRecompute{problem.order};
+  Schedule noRecompute;
+  noRecompute.steps = problem.order;
   absl::StatusOr<SimulationResult> noRecomputeSimulation =
       simulate(graph, phases, noRecompute, costModel);
   if (!noRecomputeSimulation.ok())
-    return absl::InternalError(absl::StrCat(
-        "solveOptimal: the simulator rejects the schedule without "
-        "recomputation: ",
-        noRecomputeSimulation.status().message()));
+    return absl::InternalError(
+        absl::StrCat("solveOptimal: the simulator rejects the schedule without "
+                     "recomputation: ",
+                     noRecomputeSimulation.status().message()));
   if (noRecomputeSimulation->peakBytes <= budgetBytes)
     return finish(graph, phases, costModel, problem, std::move(noRecompute),
                   budgetBytes, /*provenOptimal=*/true);
@@ -599,12 +622,12 @@ absl::StatusOr<OptimalSolution> solveOptimal(const Graph &graph,
     return infeasibleBudget(graph, phases, costModel, problem, budgetBytes,
                             deadline);
   if (problem.size() > options.maxOps)
-    return absl::FailedPreconditionError(absl::StrFormat(
-        "%s (at most %d ops are accepted)", tooLargeAdvice(problem),
-        options.maxOps));
+    return absl::FailedPreconditionError(
+        absl::StrFormat("%s (at most %d ops are accepted)",
+                        tooLargeAdvice(problem), options.maxOps));
 
-  Formulation formulation = formulate(
-      problem, budgetBytes / problem.unitBytes, Objective::MinimiseTime);
+  Formulation formulation = formulate(problem, budgetBytes / problem.unitBytes,
+                                      Objective::MinimiseTime);
   MilpOutcome outcome =
       solveMilp(problem, formulation, deadline.remainingSeconds());
   switch (outcome.kind) {
@@ -625,9 +648,8 @@ absl::StatusOr<OptimalSolution> solveOptimal(const Graph &graph,
         "budget of %d bytes: %s, raise the time limit, or accept the best "
         "schedule found (OptimalOptions::acceptSuboptimal)",
         options.timeLimitSeconds, budgetBytes, tooLargeAdvice(problem)));
-  return finish(graph, phases, costModel, problem,
-                std::move(outcome.schedule), budgetBytes,
-                outcome.provenOptimal);
+  return finish(graph, phases, costModel, problem, std::move(outcome.schedule),
+                budgetBytes, outcome.provenOptimal);
 }
 
 } // namespace remat
