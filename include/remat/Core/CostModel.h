@@ -23,7 +23,7 @@ struct TargetSpec {
   double matmulFlopsF64 = 0, matmulFlopsF32 = 0, matmulFlops16 = 0,
          matmulFlopsI8 = 0;
   /// Peak FLOP/s of vector (non-matrix) units, used for other classes.
-  double vectorFlopsF32 = 0, vectorFlops16 = 0;
+  double vectorFlopsF64 = 0, vectorFlopsF32 = 0, vectorFlops16 = 0;
   double memoryBandwidthBytesPerSecond = 0;
   double launchOverheadUs = 0;
 };
@@ -33,15 +33,27 @@ absl::StatusOr<TargetSpec> getTargetPreset(std::string_view name);
 /// Every preset name, comma-separated, for error messages.
 std::string_view allTargetNames();
 /// Reads a small JSON object `{"base": "h100", "memory_bandwidth": 3.0e12,
-/// ...}` whose fields override a preset (see docs/Planner.md).
+/// ...}` whose fields override a preset (see docs/Planner.md). Fields:
+/// name, base, matmul_flops_f64, matmul_flops_f32, matmul_flops_16,
+/// matmul_flops_i8, vector_flops_f64, vector_flops_f32, vector_flops_16,
+/// memory_bandwidth (bytes/s), launch_overhead_us. Without `base` every
+/// numeric field is required. Errors give the line and column.
 absl::StatusOr<TargetSpec> parseTargetJson(std::string_view json);
 
 class CostModel {
 public:
   explicit CostModel(TargetSpec target) : target_(std::move(target)) {}
   const TargetSpec &target() const { return target_; }
-  /// Predicted time of one evaluation of `op`, in microseconds.
+  /// Predicted time of one evaluation of `op`, in microseconds: its
+  /// `fixedTimeUs` when set; 0 for views (no kernel); otherwise the roofline
+  /// plus the launch overhead. When an op carries no byte counts, its traffic
+  /// is taken as the bytes of its operands plus its results.
   double predictTimeUs(const Graph &graph, OpId op) const;
+  /// Time of one elementwise kernel doing `flops` in `dtype` and moving
+  /// `bytes`: what an algebraic derivation (`a = c - b`) costs.
+  double predictPointwiseTimeUs(double flops, int64_t bytes, DType dtype) const;
+  /// Peak FLOP/s that applies to an op of `computeClass` computing in `dtype`.
+  double peakFlops(ComputeClass computeClass, DType dtype) const;
 
 private:
   TargetSpec target_;

@@ -53,7 +53,8 @@ std::string_view allComputeClassNames();
 
 /// How an operand of an op can be recovered from the op's result and its
 /// other operands (algebraic derivation). Named after the operation that
-/// recovers the operand, written with `c` the op's result, `a`/`b` operands 0/1.
+/// recovers the operand, written with `c` the op's result, `a`/`b` operands
+/// 0/1.
 enum class InverseKind : uint8_t {
   SubtractOther,     // c = a + b: a = c - b (or b = c - a)
   AddOther,          // c = a - b: a = c + b
@@ -122,10 +123,11 @@ enum class OutputRole : uint8_t { None, Output, Gradient };
 enum class Phase : uint8_t { Forward, Backward };
 
 struct GraphValue {
-  std::string name; // user-visible name (`remat.name` or SSA-derived), may be empty
+  std::string
+      name; // user-visible name (`remat.name` or SSA-derived), may be empty
   TensorType type;
-  OpId producer = kNoId;       // kNoId for graph inputs
-  unsigned resultIndex = 0;    // which result of `producer`
+  OpId producer = kNoId;              // kNoId for graph inputs
+  unsigned resultIndex = 0;           // which result of `producer`
   std::optional<InputRole> inputRole; // set iff this is a graph input
   OutputRole outputRole = OutputRole::None;
 };
@@ -157,15 +159,22 @@ public:
   ValueId addInput(std::string name, TensorType type, InputRole role);
   /// Adds an op; `op.results` is ignored and filled from `resultTypes`.
   /// Fails if an operand id is out of range.
-  absl::StatusOr<OpId> addOp(GraphOp op, const std::vector<TensorType> &resultTypes,
+  absl::StatusOr<OpId> addOp(GraphOp op,
+                             const std::vector<TensorType> &resultTypes,
                              const std::vector<std::string> &resultNames = {});
+  /// Marks a value as a function result. Out-of-range ids are ignored here
+  /// and reported by `validate`, like any other malformed edge.
   void markOutput(ValueId value, OutputRole role);
 
   const std::vector<GraphValue> &values() const { return values_; }
   const std::vector<GraphOp> &ops() const { return ops_; }
   const GraphValue &value(ValueId id) const { return values_[id]; }
   const GraphOp &op(OpId id) const { return ops_[id]; }
-  GraphOp &mutableOp(OpId id) { return ops_[id]; }
+  /// Editing an op may change its operands, so the user lists are rebuilt.
+  GraphOp &mutableOp(OpId id) {
+    usersValid_ = false;
+    return ops_[id];
+  }
   size_t numValues() const { return values_.size(); }
   size_t numOps() const { return ops_.size(); }
   /// Ops reading `value`, in op order (built lazily, cached).
@@ -177,6 +186,7 @@ public:
 private:
   std::vector<GraphValue> values_;
   std::vector<GraphOp> ops_;
+  std::vector<ValueId> invalidOutputMarks_;
   mutable std::vector<std::vector<OpId>> users_;
   mutable bool usersValid_ = false;
 };

@@ -26,7 +26,13 @@
 
 namespace remat {
 
-enum class Strategy : uint8_t { SaveAll, RecomputeAll, MinCut, Budget, Optimal };
+enum class Strategy : uint8_t {
+  SaveAll,
+  RecomputeAll,
+  MinCut,
+  Budget,
+  Optimal
+};
 std::string_view toString(Strategy strategy);
 absl::StatusOr<Strategy> parseStrategy(std::string_view text);
 

@@ -9,9 +9,15 @@
 //   earlier step whose next read is at a step >= j (including u itself).
 // A value is freed after its last read; a value nobody reads after its
 // producing step is gone after that step. Function results (outputs and
-// gradients) stay live to the end. Graph inputs (inputs, parameters,
-// tangents, RNG state) are not part of this activation peak; their bytes are
-// reported separately.
+// gradients) stay live to the end (the last evaluation of a result, if it is
+// evaluated more than once). Graph inputs (inputs, parameters, tangents, RNG
+// state) are not part of this activation peak; their bytes are reported
+// separately.
+//
+// A schedule may also re-create a value by algebraic derivation (`a = c - b`)
+// instead of an op evaluation. A derivation is one more event, accounted like
+// an evaluation that produces only that value: it reads its inputs and its
+// result lives until its last read.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,30 +31,48 @@
 
 namespace remat {
 
+/// Re-creates `value` from other values through an inverse rule, just
+/// before `steps[beforeStep]` (or at the end when beforeStep == steps.size()).
+struct DerivationStep {
+  size_t beforeStep = 0;
+  ValueId value = kNoId;
+  std::vector<ValueId> reads; // the values the rule reads
+  double timeUs = 0;          // predicted (CostModel::predictPointwiseTimeUs)
+  double flops = 0;
+};
+
 /// Op evaluations in execution order. Each evaluation reads, for each
-/// operand, the most recent evaluation of its producer.
+/// operand, the most recent evaluation (or derivation) of that value.
 struct Schedule {
   std::vector<OpId> steps;
+  /// Ordered by beforeStep (stable: several may precede one step).
+  std::vector<DerivationStep> derivations;
 };
 
 struct SimulationResult {
-  int64_t peakBytes = 0; // activation peak, as defined above
-  size_t peakStep = 0;   // first step where the peak is reached
+  int64_t peakBytes = 0;      // activation peak, as defined above
+  size_t peakStep = 0;        // first step where the peak is reached
   int64_t inputBytes = 0;     // primal inputs
   int64_t parameterBytes = 0; // parameters
   int64_t tangentBytes = 0;
   /// Activations held from the end of forward into backward: values produced
-  /// by forward ops and read by backward steps (saved), plus primal inputs
-  /// (not parameters or RNG state) read in backward.
+  /// by forward-section evaluations and read by backward steps (saved), plus
+  /// primal inputs (not parameters or RNG state) read in backward. Function
+  /// results are live to the end anyway and are not counted. The backward
+  /// section starts at the first evaluation of a backward op.
   int64_t savedBytes = 0;
   double totalTimeUs = 0;
-  double recomputeTimeUs = 0; // time of evaluations beyond the first per op
+  /// Time of evaluations beyond the first per op, plus derivations.
+  double recomputeTimeUs = 0;
   double recomputeFlops = 0;
   int64_t numRecomputedEvaluations = 0;
+  int64_t numDerivations = 0;
 };
 
 /// Fails if the schedule reads a value before any evaluation of its producer
-/// or omits an op needed for an output or gradient.
+/// or omits an op needed for an output or gradient. `peakStep` indexes
+/// `schedule.steps`; a peak reached by a derivation reports the step it
+/// precedes. Runs in O(steps + operands + derivations).
 absl::StatusOr<SimulationResult> simulate(const Graph &graph,
                                           const Classification &phases,
                                           const Schedule &schedule,

@@ -1,0 +1,273 @@
+//===- Graph.cpp - MLIR-free training graph model -------------------------===//
+//
+// Part of remat. Building, checking and classifying the joint training graph.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Core/Graph.h"
+
+#include "StringUtil.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace remat {
+
+namespace {
+constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
+
+/// a * b for non-negative operands, saturating at INT64_MAX: tensor sizes come
+/// from user-written shapes, and an overflow would silently corrupt the peak.
+int64_t saturatingMul(int64_t a, int64_t b) {
+  if (a == 0 || b == 0)
+    return 0;
+  if (a > kInt64Max / b)
+    return kInt64Max;
+  return a * b;
+}
+
+std::string describeValue(const Graph &graph, ValueId id) {
+  const GraphValue &value = graph.value(id);
+  if (!value.name.empty())
+    return absl::StrCat("value ", id, " '", value.name, "'");
+  return absl::StrCat("value ", id);
+}
+
+std::string describeOp(const Graph &graph, OpId id) {
+  const GraphOp &op = graph.op(id);
+  if (!op.name.empty())
+    return absl::StrCat("op ", id, " '", op.name, "' (", op.kind, ")");
+  return absl::StrCat("op ", id, " (", op.kind, ")");
+}
+} // namespace
+
+int64_t TensorType::numElements() const {
+  int64_t count = 1;
+  for (int64_t dim : shape)
+    count = saturatingMul(count, std::max<int64_t>(dim, 0));
+  return count;
+}
+
+int64_t TensorType::bytes() const {
+  return saturatingMul(numElements(), dtypeBytes(dtype));
+}
+
+ValueId Graph::addInput(std::string name, TensorType type, InputRole role) {
+  GraphValue value;
+  value.name = std::move(name);
+  value.type = std::move(type);
+  value.inputRole = role;
+  values_.push_back(std::move(value));
+  usersValid_ = false;
+  return static_cast<ValueId>(values_.size() - 1);
+}
+
+absl::StatusOr<OpId> Graph::addOp(GraphOp op,
+                                  const std::vector<TensorType> &resultTypes,
+                                  const std::vector<std::string> &resultNames) {
+  OpId id = static_cast<OpId>(ops_.size());
+  for (size_t i = 0; i < op.operands.size(); ++i) {
+    ValueId operand = op.operands[i];
+    if (operand < 0 || static_cast<size_t>(operand) >= values_.size())
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "op %d '%s' (%s): operand %d refers to value %d, but only values "
+          "0..%d exist; add an operand's producer (or graph input) before "
+          "the op that reads it",
+          id, op.name, op.kind, i, operand,
+          static_cast<int64_t>(values_.size()) - 1));
+  }
+  if (!resultNames.empty() && resultNames.size() != resultTypes.size())
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "op %d '%s' (%s): %d result names given for %d results; give one "
+        "name per result or none",
+        id, op.name, op.kind, resultNames.size(), resultTypes.size()));
+  op.results.clear();
+  for (size_t i = 0; i < resultTypes.size(); ++i) {
+    GraphValue value;
+    value.name = resultNames.empty() ? std::string() : resultNames[i];
+    value.type = resultTypes[i];
+    value.producer = id;
+    value.resultIndex = static_cast<unsigned>(i);
+    values_.push_back(std::move(value));
+    op.results.push_back(static_cast<ValueId>(values_.size() - 1));
+  }
+  ops_.push_back(std::move(op));
+  usersValid_ = false;
+  return id;
+}
+
+void Graph::markOutput(ValueId value, OutputRole role) {
+  if (value < 0 || static_cast<size_t>(value) >= values_.size()) {
+    invalidOutputMarks_.push_back(value);
+    return;
+  }
+  values_[value].outputRole = role;
+}
+
+const std::vector<OpId> &Graph::users(ValueId value) const {
+  if (!usersValid_) {
+    users_.assign(values_.size(), {});
+    for (size_t opId = 0; opId < ops_.size(); ++opId) {
+      for (ValueId operand : ops_[opId].operands) {
+        if (operand < 0 || static_cast<size_t>(operand) >= values_.size())
+          continue; // reported by validate()
+        std::vector<OpId> &list = users_[operand];
+        // An op reading a value twice (x * x) is one user.
+        if (list.empty() || list.back() != static_cast<OpId>(opId))
+          list.push_back(static_cast<OpId>(opId));
+      }
+    }
+    usersValid_ = true;
+  }
+  return users_[value];
+}
+
+absl::Status Graph::validate() const {
+  for (ValueId bad : invalidOutputMarks_)
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "markOutput was called with value id %d, but only values 0..%d "
+        "exist",
+        bad, static_cast<int64_t>(values_.size()) - 1));
+  for (size_t id = 0; id < values_.size(); ++id) {
+    const GraphValue &value = values_[id];
+    ValueId valueId = static_cast<ValueId>(id);
+    if (value.producer == kNoId) {
+      if (!value.inputRole)
+        return absl::InvalidArgumentError(absl::StrCat(
+            describeValue(*this, valueId),
+            " has no producer and no input role; add it with addInput"));
+      continue;
+    }
+    if (value.inputRole)
+      return absl::InvalidArgumentError(absl::StrCat(
+          describeValue(*this, valueId), " is both a graph input (role ",
+          asAbsl(toString(*value.inputRole)), ") and produced by op ",
+          value.producer, "; a value has one definition"));
+    if (value.producer < 0 ||
+        static_cast<size_t>(value.producer) >= ops_.size())
+      return absl::InvalidArgumentError(
+          absl::StrFormat("%s names producer op %d, which does not exist",
+                          describeValue(*this, valueId), value.producer));
+    const GraphOp &producer = ops_[value.producer];
+    if (value.resultIndex >= producer.results.size() ||
+        producer.results[value.resultIndex] != valueId)
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s claims to be result %d of %s, but that op does not list it; "
+          "each value must be defined exactly once",
+          describeValue(*this, valueId), value.resultIndex,
+          describeOp(*this, value.producer)));
+  }
+  for (size_t id = 0; id < ops_.size(); ++id) {
+    const GraphOp &op = ops_[id];
+    OpId opId = static_cast<OpId>(id);
+    for (size_t i = 0; i < op.operands.size(); ++i) {
+      ValueId operand = op.operands[i];
+      if (operand < 0 || static_cast<size_t>(operand) >= values_.size())
+        return absl::InvalidArgumentError(
+            absl::StrFormat("%s: operand %d refers to value %d, which does "
+                            "not exist",
+                            describeOp(*this, opId), i, operand));
+      OpId producer = values_[operand].producer;
+      if (producer != kNoId && producer >= opId)
+        return absl::InvalidArgumentError(absl::StrFormat(
+            "%s reads %s, produced by %s, which comes later; ops must be in "
+            "a topological order (operands defined before use)",
+            describeOp(*this, opId), describeValue(*this, operand),
+            describeOp(*this, producer)));
+    }
+    for (size_t i = 0; i < op.results.size(); ++i) {
+      ValueId result = op.results[i];
+      if (result < 0 || static_cast<size_t>(result) >= values_.size() ||
+          values_[result].producer != opId || values_[result].resultIndex != i)
+        return absl::InvalidArgumentError(absl::StrFormat(
+            "%s lists value %d as result %d, but that value does not name "
+            "the op as its producer",
+            describeOp(*this, opId), result, i));
+    }
+    for (const InverseRule &rule : op.inverseRules) {
+      if (rule.recoveredOperand >= op.operands.size())
+        return absl::InvalidArgumentError(absl::StrFormat(
+            "%s: inverse rule %s recovers operand %d, but the op has %d "
+            "operands",
+            describeOp(*this, opId), toString(rule.kind), rule.recoveredOperand,
+            op.operands.size()));
+      for (unsigned other : rule.otherOperands)
+        if (other >= op.operands.size())
+          return absl::InvalidArgumentError(absl::StrFormat(
+              "%s: inverse rule %s reads operand %d, but the op has %d "
+              "operands",
+              describeOp(*this, opId), toString(rule.kind), other,
+              op.operands.size()));
+      if (op.results.empty())
+        return absl::InvalidArgumentError(
+            absl::StrFormat("%s has an inverse rule but no result to invert",
+                            describeOp(*this, opId)));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Classification> classify(const Graph &graph) {
+  if (absl::Status status = graph.validate(); !status.ok())
+    return status;
+  Classification result;
+  result.opPhase.assign(graph.numOps(), Phase::Forward);
+  // isBackwardValue: a tangent or a value produced by a backward op.
+  std::vector<bool> isBackwardValue(graph.numValues(), false);
+  for (size_t id = 0; id < graph.numValues(); ++id) {
+    const GraphValue &value = graph.value(static_cast<ValueId>(id));
+    if (value.inputRole == InputRole::Tangent)
+      isBackwardValue[id] = true;
+  }
+  for (size_t id = 0; id < graph.numOps(); ++id) {
+    const GraphOp &op = graph.op(static_cast<OpId>(id));
+    ValueId backwardOperand = kNoId;
+    for (ValueId operand : op.operands)
+      if (isBackwardValue[operand]) {
+        backwardOperand = operand;
+        break;
+      }
+    Phase phase = op.phase ? *op.phase
+                           : (backwardOperand != kNoId ? Phase::Backward
+                                                       : Phase::Forward);
+    if (phase == Phase::Forward && backwardOperand != kNoId) {
+      const GraphValue &culprit = graph.value(backwardOperand);
+      std::string origin =
+          culprit.inputRole ? std::string("a tangent")
+                            : absl::StrCat("produced by backward ",
+                                           describeOp(graph, culprit.producer));
+      return absl::InvalidArgumentError(absl::StrCat(
+          describeOp(graph, static_cast<OpId>(id)),
+          " is marked phase forward but reads ",
+          describeValue(graph, backwardOperand), ", which is ", origin,
+          "; forward cannot depend on backward: drop the explicit phase or "
+          "mark the op backward"));
+    }
+    result.opPhase[id] = phase;
+    if (phase == Phase::Backward)
+      for (ValueId res : op.results)
+        isBackwardValue[res] = true;
+  }
+  std::vector<bool> needed(graph.numValues(), false);
+  for (size_t id = 0; id < graph.numOps(); ++id) {
+    if (result.opPhase[id] != Phase::Backward)
+      continue;
+    for (ValueId operand : graph.op(static_cast<OpId>(id)).operands)
+      if (!isBackwardValue[operand])
+        needed[operand] = true;
+  }
+  for (size_t id = 0; id < graph.numValues(); ++id) {
+    if (needed[id])
+      result.neededByBackward.push_back(static_cast<ValueId>(id));
+    const GraphValue &value = graph.value(static_cast<ValueId>(id));
+    if (value.producer != kNoId &&
+        result.opPhase[value.producer] == Phase::Forward)
+      result.forwardValues.push_back(static_cast<ValueId>(id));
+  }
+  return result;
+}
+
+} // namespace remat

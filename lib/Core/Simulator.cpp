@@ -1,0 +1,247 @@
+//===- Simulator.cpp - Exact peak-memory and time simulation --------------===//
+//
+// Part of remat. Implements the memory model documented in Simulator.h in one
+// pass over the schedule: every evaluation creates an instance of each of its
+// results, reads resolve to the latest instance, and an instance occupies
+// memory from its producing event to its last read (inclusive). A difference
+// array then gives the live bytes at every event.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Core/Simulator.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+#include <limits>
+
+namespace remat {
+
+namespace {
+
+struct Instance {
+  ValueId value;
+  int64_t producedAt;
+  int64_t lastRead;     // including the end-of-function hold of results
+  int64_t lastRealRead; // reads by events only; -1 if none
+};
+
+std::string describeStepOp(const Graph &graph, OpId op) {
+  const GraphOp &graphOp = graph.op(op);
+  if (!graphOp.name.empty())
+    return absl::StrCat("op ", op, " '", graphOp.name, "'");
+  return absl::StrCat("op ", op, " (", graphOp.kind, ")");
+}
+
+std::string describeValueName(const Graph &graph, ValueId value) {
+  const GraphValue &graphValue = graph.value(value);
+  if (!graphValue.name.empty())
+    return absl::StrCat("value ", value, " '", graphValue.name, "'");
+  return absl::StrCat("value ", value);
+}
+
+int64_t saturatingAdd(int64_t a, int64_t b) {
+  if (a > std::numeric_limits<int64_t>::max() - b)
+    return std::numeric_limits<int64_t>::max();
+  return a + b;
+}
+
+} // namespace
+
+absl::StatusOr<SimulationResult> simulate(const Graph &graph,
+                                          const Classification &phases,
+                                          const Schedule &schedule,
+                                          const CostModel &costModel) {
+  SimulationResult result;
+  const size_t numSteps = schedule.steps.size();
+  if (phases.opPhase.size() != graph.numOps())
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "the classification has %d op phases but the graph has %d ops; "
+        "classify this graph",
+        phases.opPhase.size(), graph.numOps()));
+  for (size_t i = 0; i < numSteps; ++i) {
+    OpId op = schedule.steps[i];
+    if (op < 0 || static_cast<size_t>(op) >= graph.numOps())
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "schedule step %d names op %d, but the graph has ops 0..%d", i, op,
+          static_cast<int64_t>(graph.numOps()) - 1));
+  }
+  for (size_t i = 0; i < schedule.derivations.size(); ++i) {
+    const DerivationStep &derivation = schedule.derivations[i];
+    if (derivation.beforeStep > numSteps ||
+        (i > 0 &&
+         derivation.beforeStep < schedule.derivations[i - 1].beforeStep))
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "derivation %d is placed before step %d: derivations must be "
+          "ordered by step and at most %d",
+          i, derivation.beforeStep, numSteps));
+    auto badValue = [&](ValueId value) {
+      return value < 0 || static_cast<size_t>(value) >= graph.numValues();
+    };
+    if (badValue(derivation.value) ||
+        graph.value(derivation.value).producer == kNoId)
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "derivation %d re-creates value %d, which is not a value produced "
+          "by an op",
+          i, derivation.value));
+    for (ValueId read : derivation.reads)
+      if (badValue(read))
+        return absl::InvalidArgumentError(absl::StrFormat(
+            "derivation %d reads value %d, which does not exist", i, read));
+  }
+
+  for (const GraphValue &value : graph.values()) {
+    if (!value.inputRole)
+      continue;
+    int64_t bytes = value.type.bytes();
+    switch (*value.inputRole) {
+    case InputRole::Input:
+      result.inputBytes = saturatingAdd(result.inputBytes, bytes);
+      break;
+    case InputRole::Parameter:
+      result.parameterBytes = saturatingAdd(result.parameterBytes, bytes);
+      break;
+    case InputRole::Tangent:
+      result.tangentBytes = saturatingAdd(result.tangentBytes, bytes);
+      break;
+    case InputRole::RngState:
+      break;
+    }
+  }
+
+  // Events: derivations interleaved before the op step they precede.
+  const int64_t numEvents =
+      static_cast<int64_t>(numSteps + schedule.derivations.size());
+  size_t boundaryStep = numSteps;
+  for (size_t i = 0; i < numSteps; ++i)
+    if (phases.opPhase[schedule.steps[i]] == Phase::Backward) {
+      boundaryStep = i;
+      break;
+    }
+
+  std::vector<int32_t> latest(graph.numValues(), -1);
+  std::vector<Instance> instances;
+  instances.reserve(numSteps * 2);
+  std::vector<int64_t> eventToStep(numEvents);
+  std::vector<bool> inputReadInBackward(graph.numValues(), false);
+  std::vector<int32_t> evaluations(graph.numOps(), 0);
+  int64_t boundaryEvent = numEvents;
+
+  auto read = [&](ValueId value, int64_t event, bool inBackward,
+                  const std::string &reader) -> absl::Status {
+    const GraphValue &graphValue = graph.value(value);
+    if (graphValue.inputRole) {
+      if (inBackward && *graphValue.inputRole == InputRole::Input &&
+          !inputReadInBackward[value]) {
+        inputReadInBackward[value] = true;
+        result.savedBytes =
+            saturatingAdd(result.savedBytes, graphValue.type.bytes());
+      }
+      return absl::OkStatus();
+    }
+    int32_t instance = latest[value];
+    if (instance < 0)
+      return absl::FailedPreconditionError(
+          absl::StrCat(reader, " reads ", describeValueName(graph, value),
+                       " before any evaluation of its producer ",
+                       describeStepOp(graph, graphValue.producer),
+                       "; schedule the producer (or a derivation) earlier"));
+    instances[instance].lastRead = event;
+    instances[instance].lastRealRead = event;
+    return absl::OkStatus();
+  };
+  auto produce = [&](ValueId value, int64_t event) {
+    latest[value] = static_cast<int32_t>(instances.size());
+    instances.push_back(Instance{value, event, event, -1});
+  };
+
+  size_t nextDerivation = 0;
+  int64_t event = 0;
+  for (size_t step = 0; step <= numSteps; ++step) {
+    while (nextDerivation < schedule.derivations.size() &&
+           schedule.derivations[nextDerivation].beforeStep == step) {
+      const DerivationStep &derivation = schedule.derivations[nextDerivation];
+      bool inBackward = step >= boundaryStep;
+      if (inBackward && boundaryEvent == numEvents)
+        boundaryEvent = event;
+      std::string reader = absl::StrCat(
+          "the derivation of ", describeValueName(graph, derivation.value),
+          " before step ", step);
+      for (ValueId value : derivation.reads)
+        if (absl::Status status = read(value, event, inBackward, reader);
+            !status.ok())
+          return status;
+      produce(derivation.value, event);
+      result.totalTimeUs += derivation.timeUs;
+      result.recomputeTimeUs += derivation.timeUs;
+      result.recomputeFlops += derivation.flops;
+      ++result.numDerivations;
+      eventToStep[event] = static_cast<int64_t>(step);
+      ++event;
+      ++nextDerivation;
+    }
+    if (step == numSteps)
+      break;
+    OpId op = schedule.steps[step];
+    bool inBackward = step >= boundaryStep;
+    if (inBackward && boundaryEvent == numEvents)
+      boundaryEvent = event;
+    const GraphOp &graphOp = graph.op(op);
+    std::string reader;
+    for (ValueId operand : graphOp.operands) {
+      if (!graph.value(operand).inputRole && latest[operand] < 0)
+        reader =
+            absl::StrCat("step ", step, " (", describeStepOp(graph, op), ")");
+      if (absl::Status status = read(operand, event, inBackward, reader);
+          !status.ok())
+        return status;
+    }
+    for (ValueId value : graphOp.results)
+      produce(value, event);
+    double timeUs = costModel.predictTimeUs(graph, op);
+    result.totalTimeUs += timeUs;
+    if (evaluations[op]++ > 0) {
+      result.recomputeTimeUs += timeUs;
+      result.recomputeFlops += graphOp.flops;
+      ++result.numRecomputedEvaluations;
+    }
+    eventToStep[event] = static_cast<int64_t>(step);
+    ++event;
+  }
+
+  for (size_t id = 0; id < graph.numValues(); ++id) {
+    const GraphValue &value = graph.value(static_cast<ValueId>(id));
+    if (value.outputRole == OutputRole::None || value.inputRole)
+      continue;
+    int32_t instance = latest[id];
+    if (instance < 0)
+      return absl::FailedPreconditionError(absl::StrCat(
+          "the schedule never evaluates ",
+          describeStepOp(graph, value.producer), ", which produces ",
+          value.outputRole == OutputRole::Gradient ? "gradient " : "output ",
+          describeValueName(graph, static_cast<ValueId>(id))));
+    instances[instance].lastRead = numEvents - 1;
+  }
+
+  std::vector<int64_t> delta(numEvents + 1, 0);
+  for (const Instance &instance : instances) {
+    int64_t bytes = graph.value(instance.value).type.bytes();
+    delta[instance.producedAt] += bytes;
+    delta[instance.lastRead + 1] -= bytes;
+    if (instance.producedAt < boundaryEvent &&
+        instance.lastRealRead >= boundaryEvent &&
+        graph.value(instance.value).outputRole == OutputRole::None)
+      result.savedBytes = saturatingAdd(result.savedBytes, bytes);
+  }
+  int64_t live = 0;
+  for (int64_t e = 0; e < numEvents; ++e) {
+    live += delta[e];
+    if (live > result.peakBytes) {
+      result.peakBytes = live;
+      result.peakStep = static_cast<size_t>(eventToStep[e]);
+    }
+  }
+  return result;
+}
+
+} // namespace remat

@@ -1,0 +1,155 @@
+//===- GraphTest.cpp - Graph building, validation, classification --------===//
+//
+// Part of remat.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestGraphs.h"
+
+#include "remat/Core/Graph.h"
+
+#include "gtest/gtest.h"
+
+#include <limits>
+
+namespace remat {
+namespace {
+
+using test::GraphBuilder;
+
+TEST(TensorType, BytesAndSaturation) {
+  EXPECT_EQ((TensorType{{4, 4}, DType::F32}.bytes()), 64);
+  EXPECT_EQ((TensorType{{}, DType::BF16}.bytes()), 2); // scalar
+  EXPECT_EQ((TensorType{{3, 0}, DType::F32}.bytes()), 0);
+  EXPECT_EQ((TensorType{{8}, DType::I1}.bytes()), 8);
+  TensorType huge{{1LL << 40, 1LL << 40}, DType::F64};
+  EXPECT_EQ(huge.numElements(), std::numeric_limits<int64_t>::max());
+  EXPECT_EQ(huge.bytes(), std::numeric_limits<int64_t>::max());
+  TensorType almost{{(1LL << 62) / 3}, DType::F64};
+  EXPECT_EQ(almost.bytes(), std::numeric_limits<int64_t>::max());
+}
+
+TEST(Graph, AddOpRejectsUndefinedOperand) {
+  Graph graph;
+  ValueId x =
+      graph.addInput("x", TensorType{{4}, DType::F32}, InputRole::Input);
+  GraphOp op;
+  op.name = "bad";
+  op.kind = "test.op";
+  op.operands = {x, 7};
+  absl::StatusOr<OpId> id = graph.addOp(op, {TensorType{{4}, DType::F32}});
+  ASSERT_FALSE(id.ok());
+  EXPECT_NE(id.status().message().find("operand 1 refers to value 7"),
+            std::string::npos)
+      << id.status();
+  GraphOp names;
+  names.kind = "test.op";
+  names.operands = {x};
+  absl::StatusOr<OpId> misnamed =
+      graph.addOp(names, {TensorType{{4}, DType::F32}}, {"a", "b"});
+  EXPECT_FALSE(misnamed.ok());
+}
+
+TEST(Graph, UsersAreInOpOrderAndDeduplicated) {
+  GraphBuilder builder;
+  ValueId x = builder.input("x", {4});
+  ValueId a = builder.op("a", "mul", ComputeClass::Pointwise, {x, x},
+                         builder.type({4}));
+  ValueId b =
+      builder.op("b", "neg", ComputeClass::Pointwise, {x}, builder.type({4}));
+  builder.op("c", "add", ComputeClass::Pointwise, {a, b}, builder.type({4}));
+  Graph graph = builder.take();
+  EXPECT_EQ(graph.users(x), (std::vector<OpId>{0, 1}));
+  EXPECT_EQ(graph.users(a), (std::vector<OpId>{2}));
+  // Editing an op invalidates the cached user lists.
+  graph.mutableOp(2).operands = {x, b};
+  EXPECT_EQ(graph.users(x), (std::vector<OpId>{0, 1, 2}));
+  EXPECT_TRUE(graph.users(a).empty());
+  EXPECT_TRUE(graph.validate().ok());
+}
+
+TEST(Graph, ValidateCatchesBrokenEdges) {
+  GraphBuilder builder;
+  ValueId x = builder.input("x", {4});
+  ValueId a =
+      builder.op("a", "neg", ComputeClass::Pointwise, {x}, builder.type({4}));
+  ValueId b =
+      builder.op("b", "neg", ComputeClass::Pointwise, {a}, builder.type({4}));
+  Graph graph = builder.take();
+  ASSERT_TRUE(graph.validate().ok());
+  // Make op 0 read the value op 1 produces: not topological.
+  graph.mutableOp(0).operands = {b};
+  absl::Status status = graph.validate();
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("topological"), std::string::npos) << status;
+
+  Graph outputs;
+  outputs.markOutput(3, OutputRole::Output);
+  EXPECT_FALSE(outputs.validate().ok());
+
+  GraphBuilder rules;
+  ValueId y = rules.input("y", {4});
+  ValueId z =
+      rules.op("z", "neg", ComputeClass::Pointwise, {y}, rules.type({4}));
+  rules.producer(z).inverseRules = {
+      InverseRule{0, InverseKind::Negate, {2}, true}};
+  Graph withRule = rules.take();
+  status = withRule.validate();
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("reads operand 2"), std::string::npos)
+      << status;
+}
+
+TEST(Classify, BackwardIsWhatReadsATangent) {
+  GraphBuilder builder;
+  ValueId x = builder.input("x", {4});
+  ValueId w = builder.input("w", {4}, InputRole::Parameter);
+  ValueId a = builder.op("a", "mul", ComputeClass::Pointwise, {x, w},
+                         builder.type({4}), "a");
+  ValueId b = builder.op("b", "cos", ComputeClass::Pointwise, {a},
+                         builder.type({4}), "b");
+  // A forward-only op that backward reads but that reads no tangent (like a
+  // transposed weight): forward, as AOTAutograd classifies it.
+  ValueId wt = builder.op("wt", "transpose", ComputeClass::View, {w},
+                          builder.type({4}), "wt");
+  builder.graph().markOutput(b, OutputRole::Output);
+  ValueId dy = builder.input("dy", {4}, InputRole::Tangent);
+  ValueId ga = builder.op("b_bwd", "sin_mul", ComputeClass::Pointwise, {dy, a},
+                          builder.type({4}));
+  builder.op("a_bwd", "mul", ComputeClass::Pointwise, {ga, wt, x},
+             builder.type({4}));
+  Graph graph = builder.take();
+  absl::StatusOr<Classification> phases = classify(graph);
+  ASSERT_TRUE(phases.ok()) << phases.status();
+  EXPECT_EQ(phases->opPhase,
+            (std::vector<Phase>{Phase::Forward, Phase::Forward, Phase::Forward,
+                                Phase::Backward, Phase::Backward}));
+  EXPECT_EQ(phases->neededByBackward, (std::vector<ValueId>{x, a, wt}));
+  EXPECT_EQ(phases->forwardValues, (std::vector<ValueId>{a, b, wt}));
+}
+
+TEST(Classify, ExplicitPhaseWinsAndContradictionsAreErrors) {
+  Graph linear = test::buildCheckmateLinearGraph(3);
+  absl::StatusOr<Classification> phases = classify(linear);
+  ASSERT_TRUE(phases.ok()) << phases.status();
+  EXPECT_EQ(phases->opPhase[2], Phase::Forward);
+  EXPECT_EQ(phases->opPhase[3], Phase::Backward);
+  // Forward ops 0..2 are read by backward (op 3 reads 2, op 4 reads 1 ...).
+  EXPECT_EQ(phases->neededByBackward.size(), 3u);
+
+  GraphBuilder builder;
+  ValueId x = builder.input("x", {4});
+  ValueId dy = builder.input("dy", {4}, InputRole::Tangent);
+  ValueId g = builder.op("g", "mul", ComputeClass::Pointwise, {x, dy},
+                         builder.type({4}), "g");
+  builder.producer(g).phase = Phase::Forward;
+  absl::StatusOr<Classification> bad = classify(builder.graph());
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("marked phase forward but reads"),
+            std::string::npos)
+      << bad.status();
+  EXPECT_NE(bad.status().message().find("a tangent"), std::string::npos);
+}
+
+} // namespace
+} // namespace remat

@@ -1,0 +1,131 @@
+//===- SimulatorTest.cpp - Peak memory and time on hand-computed cases ----===//
+//
+// Part of remat.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestGraphs.h"
+
+#include "remat/Core/Simulator.h"
+
+#include "gtest/gtest.h"
+
+namespace remat {
+namespace {
+
+CostModel unitCosts() { return CostModel(*getTargetPreset("cpu")); }
+
+SimulationResult simulateOrDie(const Graph &graph, const Schedule &schedule) {
+  absl::StatusOr<Classification> phases = classify(graph);
+  EXPECT_TRUE(phases.ok()) << phases.status();
+  absl::StatusOr<SimulationResult> result =
+      simulate(graph, *phases, schedule, unitCosts());
+  EXPECT_TRUE(result.ok()) << result.status();
+  return result.ok() ? *result : SimulationResult{};
+}
+
+TEST(Simulator, CheckmateLinearGraphWithoutRecomputation) {
+  // REFERENCES.md: n = 8, nothing recomputed, needs 10 units; total compute
+  // is the 17 unit-cost nodes.
+  Graph graph = test::buildCheckmateLinearGraph(8);
+  Schedule schedule;
+  for (OpId op = 0; op < 17; ++op)
+    schedule.steps.push_back(op);
+  SimulationResult result = simulateOrDie(graph, schedule);
+  EXPECT_EQ(result.peakBytes, 10);
+  EXPECT_EQ(result.peakStep, 9u); // the first backward node after the loss
+  EXPECT_DOUBLE_EQ(result.totalTimeUs, 17);
+  EXPECT_EQ(result.recomputeTimeUs, 0);
+  EXPECT_EQ(result.numRecomputedEvaluations, 0);
+  EXPECT_EQ(result.savedBytes, 8); // v0..v7 cross into backward
+}
+
+TEST(Simulator, HandComputedRecomputation) {
+  // n = 3: forward 0,1,2; backward 3..6; op 5 reads v4 and v1.
+  // Without recomputation the live sets are {v0},{v0,v1},{v0..v2},
+  // {v0..v3},{v0..v4},{v0,v1,v4,v5},{v0,v5,v6}: peak 5 at step 4.
+  Graph graph = test::buildCheckmateLinearGraph(3);
+  SimulationResult plain =
+      simulateOrDie(graph, Schedule{{0, 1, 2, 3, 4, 5, 6}, {}});
+  EXPECT_EQ(plain.peakBytes, 5);
+  EXPECT_EQ(plain.peakStep, 4u);
+  // Recomputing v1 just before op 5 frees it from step 3 to step 5:
+  // step 3 {v0,v2,v3}, step 4 {v0,v2,v3,v4}, step 5 (op 1 again)
+  // {v0,v4,v1'}, step 6 {v0,v4,v1',v5}, step 7 {v0,v5,v6}: peak 4.
+  SimulationResult recomputed =
+      simulateOrDie(graph, Schedule{{0, 1, 2, 3, 4, 1, 5, 6}, {}});
+  EXPECT_EQ(recomputed.peakBytes, 4);
+  EXPECT_EQ(recomputed.peakStep, 4u);
+  EXPECT_EQ(recomputed.numRecomputedEvaluations, 1);
+  EXPECT_DOUBLE_EQ(recomputed.recomputeTimeUs, 1);
+  EXPECT_DOUBLE_EQ(recomputed.totalTimeUs, 8);
+  EXPECT_EQ(recomputed.savedBytes, 2); // v0 and v2; v1 is recomputed
+}
+
+TEST(Simulator, MultiByteValuesAndGraphInputs) {
+  test::GraphBuilder builder(DType::F32);
+  ValueId x = builder.input("x", {10});                      // 40 B
+  ValueId w = builder.input("w", {5}, InputRole::Parameter); // 20 B
+  ValueId a = builder.op("a", "mul", ComputeClass::Pointwise, {x, w},
+                         builder.type({1})); // 4 B
+  ValueId b = builder.op("b", "exp", ComputeClass::Pointwise, {a},
+                         builder.type({2})); // 8 B
+  ValueId c = builder.op("c", "add", ComputeClass::Pointwise, {a, b},
+                         builder.type({4})); // 16 B
+  builder.graph().markOutput(c, OutputRole::Output);
+  ValueId dy = builder.input("dy", {4}, InputRole::Tangent); // 16 B
+  ValueId g = builder.op("c_bwd", "mul", ComputeClass::Pointwise, {dy, b, x},
+                         builder.type({3})); // 12 B
+  builder.graph().markOutput(g, OutputRole::Gradient);
+  Graph graph = builder.take();
+  // step 0: a(4)=4; step 1: b(8)+a(4)=12; step 2: c(16)+a+b=28;
+  // step 3: g(12)+b(8)+c(16, an output, live to the end)=36.
+  SimulationResult result = simulateOrDie(graph, Schedule{{0, 1, 2, 3}, {}});
+  EXPECT_EQ(result.peakBytes, 36);
+  EXPECT_EQ(result.peakStep, 3u);
+  EXPECT_EQ(result.inputBytes, 40);
+  EXPECT_EQ(result.parameterBytes, 20);
+  EXPECT_EQ(result.tangentBytes, 16);
+  // b (8) crosses into backward, and so does the primal input x (40).
+  EXPECT_EQ(result.savedBytes, 48);
+
+  // Re-creating `a` by a derivation from b before step 2: the first a dies
+  // after step 1, the derived one lives from its event to step 2.
+  Schedule derived{{0, 1, 2, 3}, {DerivationStep{2, a, {b}, 0.5, 1}}};
+  SimulationResult withDerivation = simulateOrDie(graph, derived);
+  EXPECT_EQ(withDerivation.numDerivations, 1);
+  EXPECT_DOUBLE_EQ(withDerivation.recomputeTimeUs, 0.5);
+  EXPECT_DOUBLE_EQ(withDerivation.recomputeFlops, 1);
+  // derivation event: a'(4)+b(8)=12; step 2: c+a'+b=28; step 3: 36.
+  EXPECT_EQ(withDerivation.peakBytes, 36);
+}
+
+TEST(Simulator, RejectsInvalidSchedules) {
+  Graph graph = test::buildCheckmateLinearGraph(2);
+  absl::StatusOr<Classification> phases = classify(graph);
+  ASSERT_TRUE(phases.ok());
+  CostModel costs = unitCosts();
+  absl::StatusOr<SimulationResult> early =
+      simulate(graph, *phases, Schedule{{1, 0, 2, 3, 4}, {}}, costs);
+  ASSERT_FALSE(early.ok());
+  EXPECT_NE(early.status().message().find(
+                "step 0 (op 1 'node1') reads value 0 'v0' before any "
+                "evaluation of its producer op 0 'node0'"),
+            std::string::npos)
+      << early.status();
+  absl::StatusOr<SimulationResult> missing =
+      simulate(graph, *phases, Schedule{{0, 1, 2, 3}, {}}, costs);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find(
+                "never evaluates op 4 'node4', which produces gradient"),
+            std::string::npos)
+      << missing.status();
+  EXPECT_FALSE(simulate(graph, *phases, Schedule{{0, 9}, {}}, costs).ok());
+  Schedule unordered{
+      {0, 1, 2, 3, 4},
+      {DerivationStep{3, 1, {0}, 0, 0}, DerivationStep{1, 1, {0}, 0, 0}}};
+  EXPECT_FALSE(simulate(graph, *phases, unordered, costs).ok());
+}
+
+} // namespace
+} // namespace remat
