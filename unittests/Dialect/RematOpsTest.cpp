@@ -68,10 +68,11 @@ protected:
 TEST_F(RematOpsTest, MatmulAndLinearCountTwoFlopsPerMultiplyAdd) {
   parse("%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %q: tensor<2x4x3x8xbf16>, "
         "%x: tensor<2x16x64xbf16>, %w: tensor<128x64xbf16>, "
-        "%bias: tensor<128xbf16>",
+        "%bias: tensor<128xbf16>, %m: tensor<8x16xbf16>",
         R"(
   %0 = remat.matmul %a, %b {remat.name = "mm"} : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
   %1 = remat.matmul %q, %q {transpose_b, remat.name = "bmm"} : (tensor<2x4x3x8xbf16>, tensor<2x4x3x8xbf16>) -> tensor<2x4x3x3xbf16>
+  %4 = remat.matmul %q, %m {remat.name = "shared"} : (tensor<2x4x3x8xbf16>, tensor<8x16xbf16>) -> tensor<2x4x3x16xbf16>
   %2 = remat.linear %x, %w {remat.name = "proj"} : (tensor<2x16x64xbf16>, tensor<128x64xbf16>) -> tensor<2x16x128xbf16>
   %3 = remat.linear %x, %w, %bias {remat.name = "proj_bias"} : (tensor<2x16x64xbf16>, tensor<128x64xbf16>, tensor<128xbf16>) -> tensor<2x16x128xbf16>
 )");
@@ -79,11 +80,13 @@ TEST_F(RematOpsTest, MatmulAndLinearCountTwoFlopsPerMultiplyAdd) {
   EXPECT_DOUBLE_EQ(op("mm").estimateFlops(), 2.0 * 4 * 16 * 8);
   // Batch 2x4, M=N=3, K=8 (contracting the last dimension of both).
   EXPECT_DOUBLE_EQ(op("bmm").estimateFlops(), 2.0 * 2 * 4 * 3 * 3 * 8);
+  // A rank-2 operand shared by the batch 2x4: M=3, N=16, K=8 per element.
+  EXPECT_DOUBLE_EQ(op("shared").estimateFlops(), 2.0 * 2 * 4 * 3 * 16 * 8);
   // rows = 2*16, in = 64, out = 128; the bias adds one FLOP per output.
   EXPECT_DOUBLE_EQ(op("proj").estimateFlops(), 2.0 * 32 * 64 * 128);
   EXPECT_DOUBLE_EQ(op("proj_bias").estimateFlops(),
                    2.0 * 32 * 64 * 128 + 32 * 128);
-  for (const char *name : {"mm", "bmm", "proj", "proj_bias"})
+  for (const char *name : {"mm", "bmm", "shared", "proj", "proj_bias"})
     EXPECT_EQ(op(name).classifyCompute(), remat::ComputeClass::Matmul) << name;
   // Bytes default to operand and result sizes: bf16 is 2 bytes.
   EXPECT_EQ(op("proj").estimateBytesRead(), (2 * 16 * 64 + 128 * 64) * 2);
@@ -100,6 +103,7 @@ TEST_F(RematOpsTest, PointwiseFlopsFollowTheCostTable) {
   %4 = remat.gelu %x {approximate = "tanh", remat.name = "gelu_tanh"} : tensor<4x8xf32>
   %5 = remat.silu_backward %g, %x {remat.name = "silu_bwd"} : tensor<4x8xf32>
   %6 = remat.gelu_backward %g, %x {approximate = "tanh", remat.name = "gelu_bwd"} : tensor<4x8xf32>
+  %7 = remat.compare %x, %g {predicate = "gt", remat.name = "compare"} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xi1>
 )");
   const double elements = 32;
   EXPECT_DOUBLE_EQ(op("add").estimateFlops(), 1 * elements);
@@ -109,8 +113,11 @@ TEST_F(RematOpsTest, PointwiseFlopsFollowTheCostTable) {
   EXPECT_DOUBLE_EQ(op("gelu_tanh").estimateFlops(), 12 * elements);
   EXPECT_DOUBLE_EQ(op("silu_bwd").estimateFlops(), 12 * elements);
   EXPECT_DOUBLE_EQ(op("gelu_bwd").estimateFlops(), 22 * elements);
-  for (const char *name :
-       {"add", "exp", "sigmoid", "gelu", "gelu_tanh", "silu_bwd", "gelu_bwd"}) {
+  EXPECT_DOUBLE_EQ(op("compare").estimateFlops(), 1 * elements);
+  // An i1 mask is stored one byte per element.
+  EXPECT_EQ(op("compare").estimateBytesWritten(), 32);
+  for (const char *name : {"add", "exp", "sigmoid", "gelu", "gelu_tanh",
+                           "silu_bwd", "gelu_bwd", "compare"}) {
     EXPECT_EQ(op(name).classifyCompute(), remat::ComputeClass::Pointwise)
         << name;
     EXPECT_FALSE(op(name).drawsRandomNumbers()) << name;
@@ -163,6 +170,8 @@ TEST_F(RematOpsTest, AdditiveInversesAreInexact) {
   %2 = remat.neg %a {remat.name = "neg"} : tensor<8xf32>
   %3 = remat.exp %a {remat.name = "exp"} : tensor<8xf32>
   %4 = remat.log %a {remat.name = "log"} : tensor<8xf32>
+  %5 = remat.add %a, %a {remat.name = "double"} : tensor<8xf32>
+  %6 = remat.sub %a, %a {remat.name = "zero"} : tensor<8xf32>
 )");
   auto add = rules("add");
   ASSERT_EQ(add.size(), 2u);
@@ -195,6 +204,10 @@ TEST_F(RematOpsTest, AdditiveInversesAreInexact) {
   ASSERT_EQ(log.size(), 1u);
   EXPECT_EQ(log[0].kind, remat::InverseKind::Exp);
   EXPECT_FALSE(log[0].exact);
+
+  // Recovering `a` from `a + a` would need `a` itself.
+  EXPECT_TRUE(rules("double").empty());
+  EXPECT_TRUE(rules("zero").empty());
 }
 
 TEST_F(RematOpsTest, DivisionInversesNeedAKnownNonZeroConstant) {

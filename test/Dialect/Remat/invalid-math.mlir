@@ -66,6 +66,38 @@ func.func @where_i8_condition(%c: tensor<4xi8>, %a: tensor<4xf32>) -> tensor<4xf
 
 // -----
 
+func.func @matmul_shared_batch(%a: tensor<4x8xf32>, %b: tensor<2x8x4xf32>) -> tensor<3x4x4xf32> {
+  // expected-error @+1 {{'remat.matmul' op batch dimension 0 differs: rhs has 2, result has 3}}
+  %0 = remat.matmul %a, %b : (tensor<4x8xf32>, tensor<2x8x4xf32>) -> tensor<3x4x4xf32>
+  return %0 : tensor<3x4x4xf32>
+}
+
+// -----
+
+func.func @compare_predicate(%a: tensor<4xf32>) -> tensor<4xi1> {
+  // expected-error @+1 {{'remat.compare' op has unknown predicate "gte"; expected one of eq, ne, lt, le, gt, ge}}
+  %0 = remat.compare %a, %a {predicate = "gte"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
+func.func @compare_shape(%a: tensor<4xf32>) -> tensor<2x2xi1> {
+  // expected-error @+1 {{'remat.compare' op result shape [2, 2] must equal the operand shape [4]}}
+  %0 = remat.compare %a, %a {predicate = "eq"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<2x2xi1>
+  return %0 : tensor<2x2xi1>
+}
+
+// -----
+
+func.func @compare_types(%a: tensor<4xf32>, %b: tensor<4xf16>) -> tensor<4xi1> {
+  // expected-error @+1 {{'remat.compare' op failed to verify that all of {lhs, rhs} have same type}}
+  %0 = remat.compare %a, %b {predicate = "eq"} : (tensor<4xf32>, tensor<4xf16>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
 func.func @cast_shape(%x: tensor<4xf32>) -> tensor<2x2xbf16> {
   // expected-error @+1 {{'remat.cast' op changes only the element type; result shape [2, 2] must equal the input shape [4]}}
   %0 = remat.cast %x : (tensor<4xf32>) -> tensor<2x2xbf16>
@@ -90,10 +122,18 @@ func.func @matmul_rank1(%a: tensor<8xf32>, %b: tensor<8x4xf32>) -> tensor<4xf32>
 
 // -----
 
-func.func @matmul_ranks(%a: tensor<2x4x8xf32>, %b: tensor<8x4xf32>) -> tensor<2x4x4xf32> {
-  // expected-error @+1 {{'remat.matmul' op operands and result must have the same rank, got 3, 2 and 3}}
-  %0 = remat.matmul %a, %b : (tensor<2x4x8xf32>, tensor<8x4xf32>) -> tensor<2x4x4xf32>
-  return %0 : tensor<2x4x4xf32>
+func.func @matmul_ranks(%a: tensor<2x4x8xf32>, %b: tensor<3x2x8x4xf32>) -> tensor<3x2x4x4xf32> {
+  // expected-error @+1 {{'remat.matmul' op operand ranks must be equal, or one of them 2 (a matrix shared by every batch element), got 3 and 4}}
+  %0 = remat.matmul %a, %b : (tensor<2x4x8xf32>, tensor<3x2x8x4xf32>) -> tensor<3x2x4x4xf32>
+  return %0 : tensor<3x2x4x4xf32>
+}
+
+// -----
+
+func.func @matmul_result_rank(%a: tensor<2x4x8xf32>, %b: tensor<8x4xf32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{'remat.matmul' op result must have rank 3 (the larger operand rank), got 2}}
+  %0 = remat.matmul %a, %b : (tensor<2x4x8xf32>, tensor<8x4xf32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
 }
 
 // -----
@@ -107,7 +147,7 @@ func.func @matmul_types(%a: tensor<4x8xf32>, %b: tensor<8x4xbf16>) -> tensor<4x4
 // -----
 
 func.func @matmul_batch(%a: tensor<2x4x8xf32>, %b: tensor<3x8x4xf32>) -> tensor<2x4x4xf32> {
-  // expected-error @+1 {{'remat.matmul' op batch dimension 0 differs: 2, 3 and 2}}
+  // expected-error @+1 {{'remat.matmul' op batch dimension 0 differs: lhs has 2, rhs has 3, result has 2}}
   %0 = remat.matmul %a, %b : (tensor<2x4x8xf32>, tensor<3x8x4xf32>) -> tensor<2x4x4xf32>
   return %0 : tensor<2x4x4xf32>
 }

@@ -91,12 +91,18 @@ func.func @attributes(%x: tensor<2x3xbf16>) -> tensor<2x3xbf16> {
 // CHECK: %[[W:.*]] = remat.where %[[C]], %[[A]], %[[B]] : tensor<4x8xi1>, tensor<4x8xbf16>
 // CHECK: %[[F:.*]] = remat.cast %[[W]] : (tensor<4x8xbf16>) -> tensor<4x8xf32>
 // CHECK: remat.cast %[[C]] : (tensor<4x8xi1>) -> tensor<4x8xf32>
+// CHECK: %[[GT:.*]] = remat.compare %[[A]], %[[B]] {predicate = "gt"} : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xi1>
+// CHECK: remat.where %[[GT]], %[[A]], %[[B]] : tensor<4x8xi1>, tensor<4x8xbf16>
+// CHECK: remat.compare %{{.*}}, %{{.*}} {predicate = "eq"} : (tensor<4x8xi64>, tensor<4x8xi64>) -> tensor<4x8xi1>
 // CHECK: remat.where %[[C]], %{{.*}}, %{{.*}} : tensor<4x8xi1>, tensor<4x8xi64>
 func.func @where_cast(%c: tensor<4x8xi1>, %a: tensor<4x8xbf16>, %b: tensor<4x8xbf16>, %i: tensor<4x8xi64>)
     -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xi64>) {
   %0 = remat.where %c, %a, %b : tensor<4x8xi1>, tensor<4x8xbf16>
   %1 = remat.cast %0 : (tensor<4x8xbf16>) -> tensor<4x8xf32>
   %2 = remat.cast %c : (tensor<4x8xi1>) -> tensor<4x8xf32>
+  %gt = remat.compare %a, %b {predicate = "gt"} : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xi1>
+  %max = remat.where %gt, %a, %b : tensor<4x8xi1>, tensor<4x8xbf16>
+  %eq = remat.compare %i, %i {predicate = "eq"} : (tensor<4x8xi64>, tensor<4x8xi64>) -> tensor<4x8xi1>
   %3 = remat.where %c, %i, %i : tensor<4x8xi1>, tensor<4x8xi64>
   return %1, %2, %3 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xi64>
 }
@@ -130,15 +136,20 @@ func.func @activation_backward(%g: tensor<16xf32>, %x: tensor<16xf32>, %y: tenso
 // CHECK: remat.matmul %{{.*}}, %{{.*}} : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
 // CHECK: remat.matmul %{{.*}}, %{{.*}} {transpose_a} : (tensor<8x4xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
 // CHECK: remat.matmul %{{.*}}, %{{.*}} {transpose_b} : (tensor<2x4x3x8xbf16>, tensor<2x4x3x8xbf16>) -> tensor<2x4x3x3xbf16>
+// CHECK: remat.matmul %{{.*}}, %{{.*}} : (tensor<2x4x3x8xbf16>, tensor<8x16xbf16>) -> tensor<2x4x3x16xbf16>
+// CHECK: remat.matmul %{{.*}}, %{{.*}} {transpose_a, transpose_b} : (tensor<8x3xbf16>, tensor<2x4x16x8xbf16>) -> tensor<2x4x3x16xbf16>
 // CHECK: remat.linear %{{.*}}, %{{.*}} : (tensor<2x16x64xbf16>, tensor<128x64xbf16>) -> tensor<2x16x128xbf16>
 // CHECK: remat.linear %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2x16x64xbf16>, tensor<128x64xbf16>, tensor<128xbf16>) -> tensor<2x16x128xbf16>
 // CHECK: remat.linear %{{.*}}, %{{.*}} : (tensor<64xbf16>, tensor<128x64xbf16>) -> tensor<128xbf16>
 func.func @contractions(%a: tensor<4x8xf32>, %at: tensor<8x4xf32>, %b: tensor<8x16xf32>,
                         %q: tensor<2x4x3x8xbf16>, %x: tensor<2x16x64xbf16>,
-                        %w: tensor<128x64xbf16>, %bias: tensor<128xbf16>, %v: tensor<64xbf16>) {
+                        %w: tensor<128x64xbf16>, %bias: tensor<128xbf16>, %v: tensor<64xbf16>,
+                        %m: tensor<8x16xbf16>, %mt: tensor<8x3xbf16>, %r: tensor<2x4x16x8xbf16>) {
   %0 = remat.matmul %a, %b : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
   %1 = remat.matmul %at, %b {transpose_a} : (tensor<8x4xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
   %2 = remat.matmul %q, %q {transpose_b} : (tensor<2x4x3x8xbf16>, tensor<2x4x3x8xbf16>) -> tensor<2x4x3x3xbf16>
+  %6 = remat.matmul %q, %m : (tensor<2x4x3x8xbf16>, tensor<8x16xbf16>) -> tensor<2x4x3x16xbf16>
+  %7 = remat.matmul %mt, %r {transpose_a, transpose_b} : (tensor<8x3xbf16>, tensor<2x4x16x8xbf16>) -> tensor<2x4x3x16xbf16>
   %3 = remat.linear %x, %w : (tensor<2x16x64xbf16>, tensor<128x64xbf16>) -> tensor<2x16x128xbf16>
   %4 = remat.linear %x, %w, %bias : (tensor<2x16x64xbf16>, tensor<128x64xbf16>, tensor<128xbf16>) -> tensor<2x16x128xbf16>
   %5 = remat.linear %v, %w : (tensor<64xbf16>, tensor<128x64xbf16>) -> tensor<128xbf16>

@@ -17,6 +17,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace remat;
 
@@ -154,16 +156,23 @@ remat::ComputeClass ConstantOp::classifyCompute() {
 //===----------------------------------------------------------------------===//
 
 void AddOp::getInverseRules(SmallVectorImpl<remat::InverseRule> &rules) {
+  // `a + a` (or `a - a`, `a * a`): recovering `a` would need `a` itself.
+  if (getLhs() == getRhs())
+    return;
   rules.push_back({0, remat::InverseKind::SubtractOther, {1}, false});
   rules.push_back({1, remat::InverseKind::SubtractOther, {0}, false});
 }
 
 void SubOp::getInverseRules(SmallVectorImpl<remat::InverseRule> &rules) {
+  if (getLhs() == getRhs())
+    return;
   rules.push_back({0, remat::InverseKind::AddOther, {1}, false});
   rules.push_back({1, remat::InverseKind::SubtractFromOther, {0}, false});
 }
 
 void MulOp::getInverseRules(SmallVectorImpl<remat::InverseRule> &rules) {
+  if (getLhs() == getRhs())
+    return;
   if (isKnownFiniteNonZeroConstant(getRhs()))
     rules.push_back({0, remat::InverseKind::DivideByOther, {1}, false});
   if (isKnownFiniteNonZeroConstant(getLhs()))
@@ -171,6 +180,8 @@ void MulOp::getInverseRules(SmallVectorImpl<remat::InverseRule> &rules) {
 }
 
 void DivOp::getInverseRules(SmallVectorImpl<remat::InverseRule> &rules) {
+  if (getLhs() == getRhs())
+    return;
   if (isKnownFiniteNonZeroConstant(getRhs()))
     rules.push_back({0, remat::InverseKind::MultiplyByOther, {1}, false});
 }
@@ -231,6 +242,18 @@ LogicalResult WhereOp::verify() {
   return success();
 }
 
+LogicalResult CompareOp::verify() {
+  StringRef predicate = getPredicate();
+  if (!llvm::is_contained({"eq", "ne", "lt", "le", "gt", "ge"}, predicate))
+    return emitOpError() << "has unknown predicate \"" << predicate
+                         << "\"; expected one of eq, ne, lt, le, gt, ge";
+  if (getLhs().getType().getShape() != getType().getShape())
+    return emitOpError() << "result shape " << formatList(getType().getShape())
+                         << " must equal the operand shape "
+                         << formatList(getLhs().getType().getShape());
+  return success();
+}
+
 LogicalResult CastOp::verify() {
   RankedTensorType input = getInput().getType(), result = getType();
   if (input.getShape() != result.getShape())
@@ -255,15 +278,20 @@ void CastOp::getInverseRules(SmallVectorImpl<remat::InverseRule> &rules) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult MatmulOp::verify() {
-  auto lhs = getLhs().getType();
-  auto rhs = getRhs().getType();
-  auto result = getResult().getType();
-  if (lhs.getRank() < 2 || rhs.getRank() < 2)
+  RankedTensorType lhs = getLhs().getType(), rhs = getRhs().getType(),
+                   result = getType();
+  int64_t lhsRank = lhs.getRank(), rhsRank = rhs.getRank();
+  if (lhsRank < 2 || rhsRank < 2)
     return emitOpError() << "operands must have rank >= 2, got ranks "
-                         << lhs.getRank() << " and " << rhs.getRank();
-  if (lhs.getRank() != rhs.getRank() || lhs.getRank() != result.getRank())
-    return emitOpError() << "operands and result must have the same rank, got "
-                         << lhs.getRank() << ", " << rhs.getRank() << " and "
+                         << lhsRank << " and " << rhsRank;
+  if (lhsRank != rhsRank && lhsRank != 2 && rhsRank != 2)
+    return emitOpError() << "operand ranks must be equal, or one of them 2 (a "
+                            "matrix shared by every batch element), got "
+                         << lhsRank << " and " << rhsRank;
+  int64_t rank = std::max(lhsRank, rhsRank);
+  if (result.getRank() != rank)
+    return emitOpError() << "result must have rank " << rank
+                         << " (the larger operand rank), got "
                          << result.getRank();
   if (lhs.getElementType() != rhs.getElementType() ||
       lhs.getElementType() != result.getElementType())
@@ -271,18 +299,25 @@ LogicalResult MatmulOp::verify() {
                             "type, got "
                          << lhs.getElementType() << ", " << rhs.getElementType()
                          << " and " << result.getElementType();
-  int64_t rank = lhs.getRank();
-  for (int64_t i = 0; i < rank - 2; ++i)
-    if (lhs.getDimSize(i) != rhs.getDimSize(i) ||
-        lhs.getDimSize(i) != result.getDimSize(i))
-      return emitOpError() << "batch dimension " << i
-                           << " differs: " << lhs.getDimSize(i) << ", "
-                           << rhs.getDimSize(i) << " and "
-                           << result.getDimSize(i);
-  int64_t m = lhs.getDimSize(rank - (getTransposeA() ? 1 : 2));
-  int64_t kl = lhs.getDimSize(rank - (getTransposeA() ? 2 : 1));
-  int64_t kr = rhs.getDimSize(rank - (getTransposeB() ? 1 : 2));
-  int64_t n = rhs.getDimSize(rank - (getTransposeB() ? 2 : 1));
+  // A rank-2 operand facing a batched one has no batch dimensions to check.
+  for (int64_t i = 0; i < rank - 2; ++i) {
+    int64_t size = result.getDimSize(i);
+    bool lhsBatched = lhsRank == rank, rhsBatched = rhsRank == rank;
+    if ((lhsBatched && lhs.getDimSize(i) != size) ||
+        (rhsBatched && rhs.getDimSize(i) != size)) {
+      InFlightDiagnostic diag = emitOpError()
+                                << "batch dimension " << i << " differs:";
+      if (lhsBatched)
+        diag << " lhs has " << lhs.getDimSize(i) << ",";
+      if (rhsBatched)
+        diag << " rhs has " << rhs.getDimSize(i) << ",";
+      return diag << " result has " << size;
+    }
+  }
+  int64_t m = lhs.getDimSize(lhsRank - (getTransposeA() ? 1 : 2));
+  int64_t kl = lhs.getDimSize(lhsRank - (getTransposeA() ? 2 : 1));
+  int64_t kr = rhs.getDimSize(rhsRank - (getTransposeB() ? 1 : 2));
+  int64_t n = rhs.getDimSize(rhsRank - (getTransposeB() ? 2 : 1));
   if (kl != kr)
     return emitOpError() << "contraction dimensions differ: lhs has " << kl
                          << ", rhs has " << kr;

@@ -6,8 +6,8 @@
 // counts are per result element unless stated otherwise; a transcendental
 // counts as a few FLOPs because GPUs evaluate it with a hardware approximation
 // plus a handful of fused multiply-adds:
-//   1  add, sub, mul, div, neg, square, relu, where, cast, add/mul_scalar,
-//      relu_backward
+//   1  add, sub, mul, div, neg, square, relu, where, compare, cast,
+//      add/mul_scalar, relu_backward
 //   2  sqrt, rsqrt, leaky_relu, leaky_relu_backward
 //   3  sigmoid_backward, tanh_backward
 //   4  exp, log
@@ -208,7 +208,7 @@ def Remat_PowOp : Remat_BinaryOp<"pow", 9> {
   let summary = "elementwise power with a tensor exponent";
   let description = [{
     `%c = remat.pow %base, %exponent : tensor<...>` computes `base ^ exponent`
-    elementwise. For a fixed scalar exponent use `remat.pow_scalar`, or
+    elementwise (operand `lhs` is the base, `rhs` the exponent). For a fixed scalar exponent use `remat.pow_scalar`, or
     `remat.square` for the exponent 2.
   }] # costNote;
 }
@@ -366,6 +366,28 @@ def Remat_WhereOp : Remat_Op<"where", [
   let extraClassDefinition = costDefinition;
 }
 
+def Remat_CompareOp : Remat_Op<"compare", [
+    AllTypesMatch<["lhs", "rhs"]>]>, Remat_PointwiseCost<1> {
+  let summary = "elementwise comparison producing an i1 mask";
+  let description = [{
+    `%m = remat.compare %a, %b {predicate = "gt"} : (tensor<4x8xf32>,
+    tensor<4x8xf32>) -> tensor<4x8xi1>` compares elementwise; `predicate` is
+    one of `eq`, `ne`, `lt`, `le`, `gt`, `ge` (`lhs <predicate> rhs`; floats
+    compare ordered, so any NaN gives false except for `ne`). The operands
+    share one type (any remat tensor type); the result is an i1 tensor of
+    their shape, e.g. the condition of `remat.where` or the argmax mask of a
+    `remat.max` gradient.
+  }] # costNote;
+  let arguments = (ins Remat_AnyTensor:$lhs, Remat_AnyTensor:$rhs,
+                       StrAttr:$predicate);
+  let results = (outs StaticShapeTensorOf<[I1]>:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDefinition = costDefinition;
+}
+
 def Remat_CastOp : Remat_Op<"cast", [
     DeclareOpInterfaceMethods<PlannerOpInterface, ["getInverseRules"]>]>,
     Remat_PointwiseCost<1> {
@@ -467,12 +489,16 @@ def Remat_MatmulOp : Remat_Op<"matmul"> {
   let description = [{
     `%c = remat.matmul %a, %b {transpose_b} : (tensor<MxKxf16>, tensor<NxKxf16>)
     -> tensor<MxNxf16>` multiplies the last two dimensions; leading dimensions
-    are batch dimensions and must match exactly (no broadcasting), so a
-    batch-matmul is a matmul of rank > 2, e.g. attention scores
-    `(tensor<BxHxSxDxbf16>, tensor<BxHxSxDxbf16>) -> tensor<BxHxSxSxbf16>`
-    with `transpose_b`. `transpose_a` / `transpose_b` swap the last two
-    dimensions of an operand before the product. Operands and result share
-    one element type.
+    are batch dimensions, so a batch-matmul is a matmul of rank > 2, e.g.
+    attention scores `(tensor<BxHxSxDxbf16>, tensor<BxHxSxDxbf16>) ->
+    tensor<BxHxSxSxbf16>` with `transpose_b`. Operands of equal rank must have
+    equal batch dimensions (no size-1 broadcasting); a rank-2 operand may
+    meet a batched one and is then shared by every batch element, e.g.
+    `(tensor<BxSxKxf32>, tensor<KxNxf32>) -> tensor<BxSxNxf32>` (PyTorch's
+    `matmul` broadcasting of a matrix). The result has the larger rank and the
+    batched operand's batch dimensions. `transpose_a` / `transpose_b` swap the
+    last two dimensions of an operand before the product. Operands and result
+    share one element type.
 
     Cost model: `2 * M * N * K` FLOPs per batch element; compute class matmul.
   }];
