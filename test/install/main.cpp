@@ -55,6 +55,7 @@ std::string nameOf(mlir::Operation *op) {
 } // namespace
 
 int main() {
+  remat::registerAllRematPasses();
   mlir::DialectRegistry registry;
   registry.insert<mlir::func::FuncDialect, mlir::arith::ArithDialect>();
   remat::registerAllRematDialects(registry);
