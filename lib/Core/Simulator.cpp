@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace remat {
@@ -113,11 +114,15 @@ absl::StatusOr<SimulationResult> simulate(const Graph &graph,
   const int64_t numEvents =
       static_cast<int64_t>(numSteps + schedule.derivations.size());
   size_t boundaryStep = numSteps;
-  for (size_t i = 0; i < numSteps; ++i)
-    if (phases.opPhase[schedule.steps[i]] == Phase::Backward) {
-      boundaryStep = i;
-      break;
-    }
+  if (schedule.backwardStart) {
+    boundaryStep = std::min(*schedule.backwardStart, numSteps);
+  } else {
+    for (size_t i = 0; i < numSteps; ++i)
+      if (phases.opPhase[schedule.steps[i]] == Phase::Backward) {
+        boundaryStep = i;
+        break;
+      }
+  }
 
   std::vector<int32_t> latest(graph.numValues(), -1);
   std::vector<Instance> instances;

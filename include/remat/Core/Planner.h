@@ -50,6 +50,17 @@ struct NamePolicy {
   std::vector<std::string> names;
 };
 /// Parses "save_only_these_names:query_proj,key_proj", "dots_saveable", ...
+/// ("" and "none" give Kind::None).
+///
+/// Semantics (docs/Planner.md): a policy constrains values by name. Under
+/// save_only_these_names, named values in the list must be saved and other
+/// named values must be recomputed; save_any_names_but_these is the reverse;
+/// unnamed values are left to the strategy. dots_saveable saves matmul/conv
+/// results and recomputes everything else; nothing_saveable recomputes and
+/// everything_saveable saves every forward value. A name is matched against
+/// the value's name, or its producer's name when the value has none. Policy
+/// recomputes may recompute `no_auto_recompute` ops, never `never_recompute`
+/// ones.
 absl::StatusOr<NamePolicy> parseNamePolicy(std::string_view text);
 std::string toString(const NamePolicy &policy);
 
@@ -63,8 +74,11 @@ struct MemoryBudget {
   int64_t bytes = 0;
   double fraction = 0;
 };
-/// "1073741824", "512MiB", "2GiB", "0.5", "0.8peak".
+/// "1073741824", "512MiB", "2GiB", "0.5", "0.8peak". An integer is bytes;
+/// a number with a decimal point is a fraction in [0, 1]; units are B, KiB,
+/// MiB, GiB, TiB (powers of 1024) and KB, MB, GB, TB (powers of 1000).
 absl::StatusOr<MemoryBudget> parseMemoryBudget(std::string_view text);
+std::string toString(const MemoryBudget &budget);
 
 struct PlanOptions {
   Strategy strategy = Strategy::MinCut;
@@ -90,7 +104,9 @@ struct Derivation {
 struct ValueDecision {
   ValueId value = kNoId;
   Decision decision = Decision::NotNeeded;
-  /// For Recompute: ops replayed in backward, topologically ordered.
+  /// For Recompute: the ops replayed in backward to produce it, in schedule
+  /// order, except ops an earlier recomputation already replayed (their
+  /// results are reused). Keeps plans O(graph) on long chains.
   std::vector<OpId> recomputeChain;
   std::optional<Derivation> derivation; // for Derive
   /// A sentence a user can act on, e.g. "saved: recomputing it needs matmul
@@ -115,9 +131,14 @@ struct Plan {
   const ValueDecision *find(ValueId value) const;
 };
 
+/// A stable text form of a plan: a header line, one line per decision
+/// (`%id name decision: reason`), the schedule and the simulation. Equal
+/// plans print equal bytes; reports and determinism tests use it.
+std::string toText(const Plan &plan, const Graph &graph);
+
 /// Plans `graph`. Errors (absl::Status) name what is wrong and how to fix
 /// it: invalid graph, contradictory tags, infeasible budget (with the
-/// smallest feasible budget), malformed policy.
+/// smallest feasible budget, ResourceExhausted), malformed policy.
 absl::StatusOr<Plan> planRematerialization(const Graph &graph,
                                            const PlanOptions &options);
 

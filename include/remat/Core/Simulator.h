@@ -27,6 +27,7 @@
 #include "remat/Core/CostModel.h"
 #include "remat/Core/Graph.h"
 
+#include <optional>
 #include <vector>
 
 namespace remat {
@@ -47,6 +48,10 @@ struct Schedule {
   std::vector<OpId> steps;
   /// Ordered by beforeStep (stable: several may precede one step).
   std::vector<DerivationStep> derivations;
+  /// First step of the backward section, for `savedBytes`. Unset: the first
+  /// evaluation of a backward op. Planners set it so that a recomputation
+  /// placed before the first backward op still counts as backward.
+  std::optional<size_t> backwardStart;
 };
 
 struct SimulationResult {

@@ -1,0 +1,230 @@
+//===- Materialize.cpp - From keep decisions to a schedule ----------------===//
+//
+// Part of remat. Walks the backward ops in order and, before each, makes its
+// forward operands available: a kept value is read from forward (saved), a
+// derived value is re-created from its sources, anything else is recomputed
+// by replaying its producer after its own operands. Each replayed value is
+// reused until its last read, as PyTorch's partitioner does. The forward
+// section then evaluates exactly the ops whose results are saved, returned,
+// or feed those.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PlannerInternal.h"
+
+#include "absl/strings/str_cat.h"
+
+#include <utility>
+
+namespace remat::detail {
+
+namespace {
+
+struct Materialized {
+  Schedule schedule;
+  WalkFacts facts;
+};
+
+class BackwardWalker {
+public:
+  BackwardWalker(const PlanContext &context, const StrategyResult &result)
+      : context_(context), graph_(context.graph),
+        constraints_(context.constraints), result_(result) {
+    const size_t numValues = graph_.numValues();
+    available_.assign(numValues, 0);
+    derivedIndex_.assign(numValues, -1);
+    for (size_t i = 0; i < result.derivations.size(); ++i)
+      derivedIndex_[result.derivations[i].value] = static_cast<int32_t>(i);
+    facts_.readFromForward.assign(numValues, 0);
+    facts_.recomputed.assign(numValues, 0);
+    facts_.inputRead.assign(numValues, 0);
+    facts_.owner.assign(numValues, kNoId);
+    facts_.chains.assign(numValues, {});
+  }
+
+  Materialized run() {
+    const Graph &graph = graph_;
+    for (size_t opIndex = 0; opIndex < graph.numOps(); ++opIndex) {
+      if (context_.phases.opPhase[opIndex] != Phase::Backward)
+        continue;
+      const GraphOp &op = graph.op(static_cast<OpId>(opIndex));
+      for (ValueId operand : op.operands) {
+        if (isInput(operand)) {
+          facts_.inputRead[operand] = 1;
+          continue;
+        }
+        if (constraints_.isForward[operand])
+          ensure(operand);
+      }
+      steps_.push_back(static_cast<OpId>(opIndex));
+    }
+    return buildSchedule();
+  }
+
+private:
+  bool isInput(ValueId value) const {
+    return graph_.value(value).producer == kNoId;
+  }
+  bool isKept(ValueId value) const {
+    return result_.keep[value] || constraints_.isOutput[value];
+  }
+
+  void push(ValueId value) {
+    if (isInput(value)) {
+      facts_.inputRead[value] = 1;
+      return;
+    }
+    if (!available_[value])
+      stack_.push_back({value, false});
+  }
+
+  /// Makes `root` available before the next backward step, iteratively (a
+  /// recursive walk would overflow the stack on 100k-op chains).
+  void ensure(ValueId root) {
+    push(root);
+    while (!stack_.empty()) {
+      auto [value, expanded] = stack_.back();
+      if (!expanded) {
+        if (available_[value]) {
+          stack_.pop_back();
+          continue;
+        }
+        if (derivedIndex_[value] < 0 && isKept(value)) {
+          available_[value] = 1;
+          facts_.readFromForward[value] = 1;
+          if (facts_.owner[value] == kNoId && !owners_.empty())
+            facts_.owner[value] = owners_.back();
+          stack_.pop_back();
+          continue;
+        }
+        stack_.back().second = true;
+        if (constraints_.needed[value])
+          owners_.push_back(value);
+        if (int32_t index = derivedIndex_[value]; index >= 0) {
+          for (ValueId source : result_.derivations[index].derivation.from)
+            push(source);
+        } else {
+          for (ValueId operand :
+               graph_.op(graph_.value(value).producer).operands)
+            push(operand);
+        }
+        continue;
+      }
+      stack_.pop_back();
+      ValueId owner = owners_.empty() ? value : owners_.back();
+      if (!available_[value]) {
+        if (int32_t index = derivedIndex_[value]; index >= 0) {
+          const Derivation &derivation = result_.derivations[index].derivation;
+          DerivationStep step;
+          step.beforeStep = steps_.size();
+          step.value = value;
+          step.reads = derivation.from;
+          step.timeUs = derivationTimeUs(context_, derivation, value);
+          step.flops =
+              static_cast<double>(graph_.value(value).type.numElements());
+          derivations_.push_back(std::move(step));
+          available_[value] = 1;
+        } else {
+          OpId producer = graph_.value(value).producer;
+          steps_.push_back(producer);
+          facts_.chains[owner].push_back(producer);
+          for (ValueId result : graph_.op(producer).results) {
+            available_[result] = 1;
+            facts_.recomputed[result] = 1;
+            if (facts_.owner[result] == kNoId)
+              facts_.owner[result] = owner;
+          }
+        }
+      }
+      if (!owners_.empty() && owners_.back() == value)
+        owners_.pop_back();
+    }
+  }
+
+  Materialized buildSchedule() {
+    const Graph &graph = graph_;
+    std::vector<uint8_t> opNeeded(graph.numOps(), 0);
+    for (size_t id = 0; id < graph.numValues(); ++id) {
+      if (!constraints_.isForward[id])
+        continue;
+      if (facts_.readFromForward[id] || constraints_.isOutput[id])
+        opNeeded[graph.value(static_cast<ValueId>(id)).producer] = 1;
+    }
+    for (size_t i = graph.numOps(); i-- > 0;) {
+      if (!opNeeded[i] || context_.phases.opPhase[i] != Phase::Forward)
+        continue;
+      for (ValueId operand : graph.op(static_cast<OpId>(i)).operands)
+        if (OpId producer = graph.value(operand).producer; producer != kNoId)
+          opNeeded[producer] = 1;
+    }
+    Materialized out;
+    for (size_t i = 0; i < graph.numOps(); ++i)
+      if (opNeeded[i] && context_.phases.opPhase[i] == Phase::Forward)
+        out.schedule.steps.push_back(static_cast<OpId>(i));
+    size_t offset = out.schedule.steps.size();
+    out.schedule.backwardStart = offset;
+    out.schedule.steps.insert(out.schedule.steps.end(), steps_.begin(),
+                              steps_.end());
+    for (DerivationStep &step : derivations_)
+      step.beforeStep += offset;
+    out.schedule.derivations = std::move(derivations_);
+    out.facts = std::move(facts_);
+    return out;
+  }
+
+  const PlanContext &context_;
+  const Graph &graph_;
+  const Constraints &constraints_;
+  const StrategyResult &result_;
+  std::vector<uint8_t> available_;
+  std::vector<int32_t> derivedIndex_;
+  std::vector<std::pair<ValueId, bool>> stack_;
+  std::vector<ValueId> owners_;
+  std::vector<OpId> steps_;
+  std::vector<DerivationStep> derivations_;
+  WalkFacts facts_;
+};
+
+} // namespace
+
+double derivationTimeUs(const PlanContext &context,
+                        const Derivation &derivation, ValueId value) {
+  const TensorType &type = context.graph.value(value).type;
+  int64_t bytes = type.bytes();
+  for (ValueId source : derivation.from)
+    bytes += context.graph.value(source).type.bytes();
+  return context.costModel.predictPointwiseTimeUs(
+      static_cast<double>(type.numElements()), bytes, type.dtype);
+}
+
+absl::StatusOr<SimulationResult> simulateKeep(const PlanContext &context,
+                                              const StrategyResult &result) {
+  Materialized materialized = BackwardWalker(context, result).run();
+  return simulate(context.graph, context.phases, materialized.schedule,
+                  context.costModel);
+}
+
+absl::StatusOr<Plan> materializePlan(const PlanContext &context,
+                                     const StrategyResult &result) {
+  Materialized materialized = BackwardWalker(context, result).run();
+  absl::StatusOr<SimulationResult> simulation = simulate(
+      context.graph, context.phases, materialized.schedule, context.costModel);
+  if (!simulation.ok())
+    return absl::InternalError(absl::StrCat(
+        "the planner built a schedule the simulator rejects (a planner bug; "
+        "please report it with the graph): ",
+        simulation.status().message()));
+  Plan plan;
+  plan.strategy = context.options.strategy;
+  plan.targetName = context.options.target.name;
+  plan.budgetBytes = result.budgetBytes;
+  plan.classification = context.phases;
+  plan.decisions = explainDecisions(context, result, materialized.facts);
+  plan.schedule = std::move(materialized.schedule);
+  plan.simulation = *simulation;
+  for (const DerivationChoice &choice : result.derivations)
+    plan.usesInexactDerivation |= !choice.derivation.exact;
+  return plan;
+}
+
+} // namespace remat::detail

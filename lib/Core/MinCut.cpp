@@ -1,0 +1,237 @@
+//===- MinCut.cpp - Minimum saved bytes by max-flow/min-cut ---------------===//
+//
+// Part of remat. PyTorch's min-cut partitioner on a node-split graph: each
+// candidate value v becomes v_in -> v_out with capacity bytes(v); v_out ->
+// w_in is infinite for every w computed from v; source -> v_in is infinite
+// for graph inputs and values automatic planning may not recompute; v_out ->
+// sink is infinite for values backward reads. A minimum s-t cut is then a
+// set of values to save, of least total size, from which every value backward
+// needs can be recomputed without replaying a banned op.
+//
+// The max-flow is Dinic's algorithm with iterative augmenting-path search, so
+// that 100k+-value graphs neither recurse deeply nor allocate per node.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PlannerInternal.h"
+
+#include "absl/strings/str_cat.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace remat::detail {
+
+namespace {
+
+using Capacity = int64_t;
+constexpr Capacity kInfinite = Capacity(1) << 62;
+
+/// Dinic's max-flow over a static edge list (paired forward/reverse arcs).
+class MaxFlow {
+public:
+  explicit MaxFlow(int32_t numNodes) : firstArc_(numNodes, -1) {}
+
+  void addEdge(int32_t from, int32_t to, Capacity capacity) {
+    arcs_.push_back(Arc{to, firstArc_[from], capacity});
+    firstArc_[from] = static_cast<int32_t>(arcs_.size() - 1);
+    arcs_.push_back(Arc{from, firstArc_[to], 0});
+    firstArc_[to] = static_cast<int32_t>(arcs_.size() - 1);
+  }
+
+  Capacity run(int32_t source, int32_t sink) {
+    Capacity total = 0;
+    const size_t numNodes = firstArc_.size();
+    level_.assign(numNodes, -1);
+    currentArc_.assign(numNodes, -1);
+    while (buildLevels(source, sink)) {
+      currentArc_ = firstArc_;
+      while (Capacity pushed = augment(source, sink)) {
+        total += pushed;
+        if (total >= kInfinite)
+          return kInfinite;
+      }
+    }
+    return total;
+  }
+
+  /// Nodes reachable from `source` in the residual graph after run().
+  std::vector<uint8_t> reachableFrom(int32_t source) const {
+    std::vector<uint8_t> seen(firstArc_.size(), 0);
+    std::vector<int32_t> queue = {source};
+    seen[source] = 1;
+    for (size_t head = 0; head < queue.size(); ++head)
+      for (int32_t arc = firstArc_[queue[head]]; arc >= 0;
+           arc = arcs_[arc].next)
+        if (arcs_[arc].residual > 0 && !seen[arcs_[arc].to]) {
+          seen[arcs_[arc].to] = 1;
+          queue.push_back(arcs_[arc].to);
+        }
+    return seen;
+  }
+
+private:
+  struct Arc {
+    int32_t to;
+    int32_t next;
+    Capacity residual;
+  };
+
+  bool buildLevels(int32_t source, int32_t sink) {
+    std::fill(level_.begin(), level_.end(), -1);
+    std::vector<int32_t> &queue = queue_;
+    queue.clear();
+    queue.push_back(source);
+    level_[source] = 0;
+    for (size_t head = 0; head < queue.size(); ++head) {
+      int32_t node = queue[head];
+      for (int32_t arc = firstArc_[node]; arc >= 0; arc = arcs_[arc].next)
+        if (arcs_[arc].residual > 0 && level_[arcs_[arc].to] < 0) {
+          level_[arcs_[arc].to] = level_[node] + 1;
+          queue.push_back(arcs_[arc].to);
+        }
+    }
+    return level_[sink] >= 0;
+  }
+
+  /// Finds one augmenting path in the level graph with an explicit stack,
+  /// advancing current-arc pointers past dead ends; returns its bottleneck.
+  Capacity augment(int32_t source, int32_t sink) {
+    path_.clear(); // arcs from source
+    int32_t node = source;
+    while (true) {
+      if (node == sink) {
+        Capacity bottleneck = kInfinite;
+        for (int32_t arc : path_)
+          bottleneck = std::min(bottleneck, arcs_[arc].residual);
+        for (int32_t arc : path_) {
+          arcs_[arc].residual -= bottleneck;
+          arcs_[arc ^ 1].residual += bottleneck;
+        }
+        return bottleneck;
+      }
+      int32_t &arc = currentArc_[node];
+      while (arc >= 0 && !(arcs_[arc].residual > 0 &&
+                           level_[arcs_[arc].to] == level_[node] + 1))
+        arc = arcs_[arc].next;
+      if (arc >= 0) {
+        path_.push_back(arc);
+        node = arcs_[arc].to;
+        continue;
+      }
+      // Dead end: retreat and never try this node again in this phase.
+      level_[node] = -1;
+      if (path_.empty())
+        return 0;
+      int32_t back = path_.back();
+      path_.pop_back();
+      node = arcs_[back ^ 1].to;
+      currentArc_[node] = arcs_[currentArc_[node]].next;
+    }
+  }
+
+  std::vector<int32_t> firstArc_;
+  std::vector<Arc> arcs_;
+  std::vector<int32_t> level_;
+  std::vector<int32_t> currentArc_;
+  std::vector<int32_t> queue_;
+  std::vector<int32_t> path_;
+};
+
+} // namespace
+
+absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context) {
+  const Graph &graph = context.graph;
+  const Constraints &constraints = context.constraints;
+  const size_t numValues = graph.numValues();
+
+  // Candidates: graph inputs other than tangents, and forward values.
+  auto isCandidate = [&](size_t id) {
+    const GraphValue &value = graph.value(static_cast<ValueId>(id));
+    if (value.inputRole)
+      return *value.inputRole != InputRole::Tangent;
+    return constraints.isForward[id] != 0;
+  };
+
+  // Capacities: bytes scaled so that a small tie-break fits below one byte.
+  // Among cuts of equal bytes, prefer saving graph inputs (0), then values
+  // backward reads anyway (1), then intermediates (2): fewer recomputations,
+  // as PyTorch's distance-to-backward bias does.
+  int64_t numCandidates = 0, totalBytes = 0;
+  for (size_t id = 0; id < numValues; ++id) {
+    if (!isCandidate(id))
+      continue;
+    ++numCandidates;
+    int64_t bytes = graph.value(static_cast<ValueId>(id)).type.bytes();
+    totalBytes = bytes > (kInfinite >> 2) - totalBytes ? (kInfinite >> 2)
+                                                       : totalBytes + bytes;
+  }
+  // Scale bytes down on graphs too large for exact tie-breaking in 62 bits.
+  int64_t tieRange = 2 * numCandidates + 1;
+  int64_t divisor = 1;
+  while (totalBytes / divisor > 0 &&
+         (totalBytes / divisor) > ((kInfinite >> 2) / tieRange))
+    divisor *= 2;
+  auto capacityOf = [&](size_t id) -> Capacity {
+    ValueId value = static_cast<ValueId>(id);
+    const GraphValue &graphValue = graph.value(value);
+    if (graphValue.inputRole) {
+      if (*graphValue.inputRole != InputRole::Input)
+        return 0; // parameters and RNG state are always available
+      return graphValue.type.bytes() / divisor * tieRange;
+    }
+    if (constraints.isOutput[id])
+      return 0; // live until the end anyway
+    if (constraints.forcedRecompute(value))
+      return kInfinite;
+    return graphValue.type.bytes() / divisor * tieRange +
+           (constraints.needed[id] ? 1 : 2);
+  };
+
+  const int32_t source = static_cast<int32_t>(2 * numValues);
+  const int32_t sink = source + 1;
+  MaxFlow flow(sink + 1);
+  auto in = [](size_t id) { return static_cast<int32_t>(2 * id); };
+  auto out = [](size_t id) { return static_cast<int32_t>(2 * id + 1); };
+  for (size_t id = 0; id < numValues; ++id) {
+    if (!isCandidate(id))
+      continue;
+    ValueId value = static_cast<ValueId>(id);
+    flow.addEdge(in(id), out(id), capacityOf(id));
+    bool input = graph.value(value).producer == kNoId;
+    if (input || !constraints.recomputable(value, /*automatic=*/true))
+      flow.addEdge(source, in(id), kInfinite);
+    if (constraints.needed[id])
+      flow.addEdge(out(id), sink, kInfinite);
+  }
+  for (size_t opIndex = 0; opIndex < graph.numOps(); ++opIndex) {
+    if (context.phases.opPhase[opIndex] != Phase::Forward)
+      continue;
+    const GraphOp &op = graph.op(static_cast<OpId>(opIndex));
+    for (size_t i = 0; i < op.operands.size(); ++i) {
+      ValueId operand = op.operands[i];
+      // x * x: one edge per distinct operand.
+      if (std::find(op.operands.begin(), op.operands.begin() + i, operand) !=
+          op.operands.begin() + i)
+        continue;
+      if (!isCandidate(operand))
+        continue;
+      for (ValueId result : op.results)
+        flow.addEdge(out(operand), in(result), kInfinite);
+    }
+  }
+  Capacity cut = flow.run(source, sink);
+  if (cut >= kInfinite)
+    return absl::InternalError(
+        "min-cut found no finite cut: some value backward needs can neither "
+        "be saved nor recomputed (a planner bug, since contradictory tags are "
+        "rejected earlier; please report it with the graph)");
+  std::vector<uint8_t> reachable = flow.reachableFrom(source);
+  std::vector<uint8_t> keep(numValues, 0);
+  for (size_t id = 0; id < numValues; ++id)
+    if (isCandidate(id) && reachable[in(id)] && !reachable[out(id)])
+      keep[id] = 1;
+  return keep;
+}
+
+} // namespace remat::detail

@@ -1,0 +1,345 @@
+//===- Planner.cpp - Save / recompute / derive planning -------------------===//
+//
+// Part of remat. Option parsing, the strategy dispatch, the conversion of an
+// `optimal` schedule into decisions, and the text form of a plan.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Core/Planner.h"
+#include "remat/Core/Optimal.h"
+
+#include "PlannerInternal.h"
+#include "StringUtil.h"
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/strip.h"
+
+#include <array>
+#include <cmath>
+
+namespace remat {
+
+namespace {
+constexpr std::array<std::pair<Strategy, std::string_view>, 5> kStrategyNames =
+    {{
+        {Strategy::SaveAll, "save-all"},
+        {Strategy::RecomputeAll, "recompute-all"},
+        {Strategy::MinCut, "min-cut"},
+        {Strategy::Budget, "budget"},
+        {Strategy::Optimal, "optimal"},
+    }};
+} // namespace
+
+std::string_view toString(Strategy strategy) {
+  for (const auto &[value, name] : kStrategyNames)
+    if (value == strategy)
+      return name;
+  return "?";
+}
+
+absl::StatusOr<Strategy> parseStrategy(std::string_view text) {
+  for (const auto &[value, name] : kStrategyNames)
+    if (name == text)
+      return value;
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown strategy '", asAbsl(text),
+                   "'; valid strategies: save-all, recompute-all, min-cut, "
+                   "budget, optimal"));
+}
+
+std::string_view toString(Decision decision) {
+  switch (decision) {
+  case Decision::Save:
+    return "save";
+  case Decision::Recompute:
+    return "recompute";
+  case Decision::Derive:
+    return "derive";
+  case Decision::NotNeeded:
+    return "not-needed";
+  case Decision::Input:
+    return "input";
+  }
+  return "?";
+}
+
+absl::StatusOr<MemoryBudget> parseMemoryBudget(std::string_view text) {
+  absl::string_view trimmed = absl::StripAsciiWhitespace(asAbsl(text));
+  auto bad = [&](std::string_view why) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "memory budget '", trimmed, "': ", asAbsl(why),
+        "; write bytes (\"1073741824\", \"512MiB\", \"2GB\"), a fraction "
+        "between recompute-all and save-all (\"0.5\"), or a fraction of the "
+        "save-all peak (\"0.8peak\")"));
+  };
+  if (trimmed.empty())
+    return bad("empty");
+  MemoryBudget budget;
+  if (absl::ConsumeSuffix(&trimmed, "peak")) {
+    double fraction = 0;
+    if (!absl::SimpleAtod(absl::StripAsciiWhitespace(trimmed), &fraction) ||
+        !std::isfinite(fraction) || fraction <= 0)
+      return bad("the fraction before 'peak' must be a positive number");
+    budget.kind = MemoryBudget::Kind::FractionOfPeak;
+    budget.fraction = fraction;
+    return budget;
+  }
+  struct Unit {
+    absl::string_view suffix;
+    int64_t multiplier;
+  };
+  static constexpr std::array<Unit, 9> kUnits = {{
+      {"KiB", int64_t(1) << 10},
+      {"MiB", int64_t(1) << 20},
+      {"GiB", int64_t(1) << 30},
+      {"TiB", int64_t(1) << 40},
+      {"KB", 1000},
+      {"MB", 1000000},
+      {"GB", 1000000000},
+      {"TB", 1000000000000},
+      {"B", 1},
+  }};
+  for (const Unit &unit : kUnits) {
+    absl::string_view number = trimmed;
+    if (!absl::ConsumeSuffix(&number, unit.suffix))
+      continue;
+    double amount = 0;
+    if (!absl::SimpleAtod(absl::StripAsciiWhitespace(number), &amount) ||
+        !std::isfinite(amount) || amount < 0)
+      return bad(absl::StrCat("'", absl::StripAsciiWhitespace(number),
+                              "' is not a non-negative number"));
+    double bytes = amount * static_cast<double>(unit.multiplier);
+    if (bytes >= 9.2e18)
+      return bad("too large");
+    budget.kind = MemoryBudget::Kind::Bytes;
+    budget.bytes = static_cast<int64_t>(std::llround(bytes));
+    return budget;
+  }
+  if (trimmed.find_first_of(".eE") == absl::string_view::npos) {
+    int64_t bytes = 0;
+    if (!absl::SimpleAtoi(trimmed, &bytes) || bytes < 0)
+      return bad("not a non-negative integer number of bytes");
+    budget.kind = MemoryBudget::Kind::Bytes;
+    budget.bytes = bytes;
+    return budget;
+  }
+  double fraction = 0;
+  if (!absl::SimpleAtod(trimmed, &fraction) || !std::isfinite(fraction))
+    return bad("not a number");
+  if (fraction < 0 || fraction > 1)
+    return bad("a fraction must lie in [0, 1] (for bytes write an integer "
+               "or add a unit)");
+  budget.kind = MemoryBudget::Kind::Fraction;
+  budget.fraction = fraction;
+  return budget;
+}
+
+std::string toString(const MemoryBudget &budget) {
+  switch (budget.kind) {
+  case MemoryBudget::Kind::Bytes:
+    return absl::StrCat(budget.bytes);
+  case MemoryBudget::Kind::Fraction:
+    return absl::StrFormat("%g", budget.fraction);
+  case MemoryBudget::Kind::FractionOfPeak:
+    return absl::StrFormat("%gpeak", budget.fraction);
+  }
+  return "?";
+}
+
+PlanOptions::PlanOptions() {
+  absl::StatusOr<TargetSpec> preset = getTargetPreset("h100");
+  if (preset.ok())
+    target = *preset;
+}
+
+const ValueDecision *Plan::find(ValueId value) const {
+  auto it = std::lower_bound(decisions.begin(), decisions.end(), value,
+                             [](const ValueDecision &decision, ValueId id) {
+                               return decision.value < id;
+                             });
+  if (it == decisions.end() || it->value != value)
+    return nullptr;
+  return &*it;
+}
+
+std::string toText(const Plan &plan, const Graph &graph) {
+  std::string text = absl::StrFormat(
+      "plan strategy=%s target=%s budget=%s peak=%d saved=%d total_us=%.9g "
+      "recompute_us=%.9g recomputed_evaluations=%d derivations=%d "
+      "inexact=%d\n",
+      asAbsl(toString(plan.strategy)), plan.targetName,
+      plan.budgetBytes ? absl::StrCat(*plan.budgetBytes) : std::string("-"),
+      plan.simulation.peakBytes, plan.simulation.savedBytes,
+      plan.simulation.totalTimeUs, plan.simulation.recomputeTimeUs,
+      plan.simulation.numRecomputedEvaluations, plan.simulation.numDerivations,
+      plan.usesInexactDerivation ? 1 : 0);
+  for (const ValueDecision &decision : plan.decisions) {
+    absl::StrAppend(&text, "%", decision.value, " ",
+                    detail::displayName(graph, decision.value), " ",
+                    asAbsl(toString(decision.decision)), ": ", decision.reason);
+    if (!decision.recomputeChain.empty())
+      absl::StrAppend(&text, " [replays ops ",
+                      absl::StrJoin(decision.recomputeChain, ","), "]");
+    if (decision.derivation)
+      absl::StrAppend(&text, " [via op ", decision.derivation->viaOp, " ",
+                      asAbsl(toString(decision.derivation->rule.kind)),
+                      " from ", absl::StrJoin(decision.derivation->from, ","),
+                      "]");
+    absl::StrAppend(&text, "\n");
+  }
+  absl::StrAppend(&text, "schedule ", absl::StrJoin(plan.schedule.steps, ","),
+                  "\n");
+  for (const DerivationStep &step : plan.schedule.derivations)
+    absl::StrAppend(&text, "derive %", step.value, " before step ",
+                    step.beforeStep, " from ", absl::StrJoin(step.reads, ","),
+                    "\n");
+  return text;
+}
+
+namespace {
+
+using namespace detail;
+
+/// Decisions of an `optimal` schedule: a forward value backward reads is
+/// recomputed if its producer is re-evaluated in backward before that read,
+/// else saved.
+absl::StatusOr<Plan> planFromOptimal(const PlanContext &context,
+                                     const OptimalSolution &solution,
+                                     int64_t budgetBytes) {
+  const Graph &graph = context.graph;
+  const Schedule &schedule = solution.schedule;
+  size_t boundary = schedule.steps.size();
+  for (size_t i = 0; i < schedule.steps.size(); ++i)
+    if (context.phases.opPhase[schedule.steps[i]] == Phase::Backward) {
+      boundary = i;
+      break;
+    }
+  const size_t numValues = graph.numValues();
+  WalkFacts facts;
+  facts.readFromForward.assign(numValues, 0);
+  facts.recomputed.assign(numValues, 0);
+  facts.inputRead.assign(numValues, 0);
+  facts.owner.assign(numValues, kNoId);
+  facts.chains.assign(numValues, {});
+  std::vector<uint8_t> inBackwardInstance(numValues, 0);
+  for (size_t i = 0; i < schedule.steps.size(); ++i) {
+    const GraphOp &op = graph.op(schedule.steps[i]);
+    bool backward = i >= boundary;
+    if (backward)
+      for (ValueId operand : op.operands) {
+        if (graph.value(operand).producer == kNoId) {
+          facts.inputRead[operand] = 1;
+          continue;
+        }
+        if (context.constraints.isForward[operand] &&
+            !inBackwardInstance[operand])
+          facts.readFromForward[operand] = 1;
+      }
+    if (backward && context.phases.opPhase[schedule.steps[i]] == Phase::Forward)
+      for (ValueId result : op.results) {
+        inBackwardInstance[result] = 1;
+        facts.recomputed[result] = 1;
+        facts.chains[result] = {schedule.steps[i]};
+      }
+  }
+  StrategyResult result;
+  result.keep = facts.readFromForward;
+  result.budgetBytes = budgetBytes;
+  absl::StatusOr<SimulationResult> simulation =
+      simulate(graph, context.phases, schedule, context.costModel);
+  if (!simulation.ok())
+    return absl::InternalError(
+        absl::StrCat("the optimal schedule does not simulate: ",
+                     simulation.status().message()));
+  Plan plan;
+  plan.strategy = Strategy::Optimal;
+  plan.targetName = context.options.target.name;
+  plan.budgetBytes = budgetBytes;
+  plan.classification = context.phases;
+  plan.decisions = explainDecisions(context, result, facts);
+  plan.schedule = schedule;
+  plan.simulation = *simulation;
+  return plan;
+}
+
+absl::StatusOr<Plan> planOptimal(const PlanContext &context) {
+  const PlanOptions &options = context.options;
+  if (!options.budget)
+    return absl::InvalidArgumentError(
+        "strategy optimal needs a memory budget (bytes, \"0.5\" or "
+        "\"0.8peak\")");
+  int64_t budgetBytes = options.budget->bytes;
+  if (options.budget->kind != MemoryBudget::Kind::Bytes) {
+    absl::StatusOr<BudgetAnchors> anchors = computeBudgetAnchors(context);
+    if (!anchors.ok())
+      return anchors.status();
+    budgetBytes = resolveBudget(*options.budget, *anchors);
+  }
+  OptimalOptions optimalOptions;
+  optimalOptions.timeLimitSeconds = options.optimalTimeLimitSeconds;
+  const Graph &graph = context.graph;
+  optimalOptions.recomputable.assign(graph.numOps(), true);
+  for (size_t opIndex = 0; opIndex < graph.numOps(); ++opIndex) {
+    const GraphOp &op = graph.op(static_cast<OpId>(opIndex));
+    bool recomputable = !op.tags.neverRecompute;
+    for (ValueId result : op.results)
+      if (context.constraints.isForward[result] &&
+          !context.constraints.recomputable(result, /*automatic=*/true))
+        recomputable = false;
+    optimalOptions.recomputable[opIndex] = recomputable;
+  }
+  absl::StatusOr<OptimalSolution> solution = solveOptimal(
+      graph, context.phases, budgetBytes, context.costModel, optimalOptions);
+  if (!solution.ok())
+    return solution.status();
+  return planFromOptimal(context, *solution, budgetBytes);
+}
+
+} // namespace
+
+absl::StatusOr<Plan> planRematerialization(const Graph &graph,
+                                           const PlanOptions &options) {
+  absl::StatusOr<Classification> phases = classify(graph);
+  if (!phases.ok())
+    return phases.status();
+  absl::StatusOr<Constraints> constraints =
+      computeConstraints(graph, *phases, options.policy);
+  if (!constraints.ok())
+    return constraints.status();
+  CostModel costModel(options.target);
+  PlanContext context{graph, *phases, *constraints, options, costModel};
+
+  StrategyResult result;
+  switch (options.strategy) {
+  case Strategy::SaveAll:
+    result.keep = saveAllKeep(context);
+    break;
+  case Strategy::RecomputeAll:
+    result.keep = recomputeAllKeep(context);
+    break;
+  case Strategy::MinCut: {
+    absl::StatusOr<std::vector<uint8_t>> keep = minCutKeep(context);
+    if (!keep.ok())
+      return keep.status();
+    result.keep = std::move(*keep);
+    result.derivations =
+        chooseDerivations(context, result.keep, /*replaceSaves=*/true);
+    break;
+  }
+  case Strategy::Budget: {
+    absl::StatusOr<StrategyResult> budgeted = planBudget(context);
+    if (!budgeted.ok())
+      return budgeted.status();
+    result = std::move(*budgeted);
+    break;
+  }
+  case Strategy::Optimal:
+    return planOptimal(context);
+  }
+  return materializePlan(context, result);
+}
+
+} // namespace remat

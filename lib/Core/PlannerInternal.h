@@ -1,0 +1,164 @@
+//===- PlannerInternal.h - Shared pieces of the strategies ------*- C++ -*-===//
+//
+// Part of remat. Every strategy reduces to one decision per forward value:
+// `keep` it from forward (saved if backward ends up reading it) or not (then
+// backward recomputes it when it needs it), plus optional derivations.
+// `materializePlan` turns that into the backward schedule, the simulation and
+// the explained decisions, so that all strategies are judged alike.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_LIB_CORE_PLANNERINTERNAL_H
+#define REMAT_LIB_CORE_PLANNERINTERNAL_H
+
+#include "remat/Core/Planner.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace remat::detail {
+
+/// Why a value can never be recomputed, by any strategy or policy.
+enum class HardSave : uint8_t {
+  None,
+  NeverRecompute,   // its producer is tagged never_recompute
+  RandomWithoutRng, // a random op whose RNG state is not a graph input
+};
+
+/// Why automatic planning (save-all chains, min-cut, budget, optimal) does
+/// not recompute a value, unless a user asks for it.
+enum class AutoBan : uint8_t {
+  None,
+  ComputeIntensive, // matmul, conv, attention
+  NoAutoRecompute,  // tagged no_auto_recompute
+  LargeReduction,   // reduction whose output is < 1/4 of its input
+  Collective,       // communication
+};
+
+/// What the user forces: recompute (must_recompute, policy) or save (policy).
+enum class UserChoice : uint8_t {
+  None,
+  MustRecompute,
+  PolicyRecompute,
+  PolicySave
+};
+
+/// Per-value facts shared by the strategies, indexed by ValueId.
+struct Constraints {
+  std::vector<uint8_t> isForward; // produced by a forward op
+  std::vector<uint8_t> needed;    // read directly by a backward op
+  std::vector<uint8_t> isOutput;  // a function result (live anyway)
+  std::vector<HardSave> hardSave;
+  std::vector<AutoBan> autoBan; // None when a user choice lifts it
+  std::vector<UserChoice> user;
+  /// True for policy recomputes that lost to a hard save (never_recompute
+  /// wins over a policy), for the explanation.
+  std::vector<uint8_t> policyOverruled;
+
+  bool forcedRecompute(ValueId value) const {
+    return user[value] == UserChoice::MustRecompute ||
+           user[value] == UserChoice::PolicyRecompute;
+  }
+  /// Whether a strategy may choose not to keep the value. `automatic`
+  /// strategies also respect the automatic bans.
+  bool recomputable(ValueId value, bool automatic) const {
+    if (hardSave[value] != HardSave::None ||
+        user[value] == UserChoice::PolicySave)
+      return false;
+    return !automatic || autoBan[value] == AutoBan::None;
+  }
+};
+
+absl::StatusOr<Constraints> computeConstraints(const Graph &graph,
+                                               const Classification &phases,
+                                               const NamePolicy &policy);
+
+/// One algebraic derivation chosen for a value.
+struct DerivationChoice {
+  ValueId value = kNoId;
+  Derivation derivation;
+};
+
+/// Everything a strategy decided, before materialisation.
+struct StrategyResult {
+  std::vector<uint8_t> keep; // per value
+  std::vector<DerivationChoice> derivations;
+  /// Set by `budget`: the resolved budget, for the explanations.
+  std::optional<int64_t> budgetBytes;
+};
+
+struct PlanContext {
+  const Graph &graph;
+  const Classification &phases;
+  const Constraints &constraints;
+  const PlanOptions &options;
+  const CostModel &costModel;
+};
+
+/// What the backward walk found while placing recomputations.
+struct WalkFacts {
+  std::vector<uint8_t> readFromForward; // kept values backward reads
+  std::vector<uint8_t> recomputed;      // re-created by a replay in backward
+  std::vector<uint8_t> inputRead;       // graph inputs backward reads
+  /// The needed value whose recomputation first touched a value.
+  std::vector<ValueId> owner;
+  /// Per needed value: the ops replayed for it (see ValueDecision).
+  std::vector<std::vector<OpId>> chains;
+};
+
+/// The schedule (forward ops that something needs, then backward with
+/// recomputations and derivations before first use), its simulation and the
+/// explained decisions.
+absl::StatusOr<Plan> materializePlan(const PlanContext &context,
+                                     const StrategyResult &result);
+
+/// The decisions with their reasons, from the walk (Explain.cpp).
+std::vector<ValueDecision> explainDecisions(const PlanContext &context,
+                                            const StrategyResult &result,
+                                            const WalkFacts &facts);
+
+/// Only the schedule and its simulation, for strategies that compare many
+/// candidate plans (budget). Same schedule as materializePlan.
+absl::StatusOr<SimulationResult> simulateKeep(const PlanContext &context,
+                                              const StrategyResult &result);
+
+/// Keep sets of the simple strategies.
+std::vector<uint8_t> saveAllKeep(const PlanContext &context);
+std::vector<uint8_t> recomputeAllKeep(const PlanContext &context);
+
+/// Minimum saved bytes under the automatic bans, by max-flow/min-cut on the
+/// node-split graph.
+absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context);
+
+/// Values whose saving or recomputation a derivation can replace, chosen
+/// greedily (largest first) from sources that stay available anyway.
+/// `replaceSaves` lets derivations replace kept values (lowers memory);
+/// derivations always replace recomputations that cost more time.
+std::vector<DerivationChoice>
+chooseDerivations(const PlanContext &context, const std::vector<uint8_t> &keep,
+                  bool replaceSaves);
+double derivationTimeUs(const PlanContext &context,
+                        const Derivation &derivation, ValueId value);
+
+/// The peaks a fractional budget is measured between: the lowest peak the
+/// automatic strategies can reach (t = 0) and the automatic save-all peak
+/// (t = 1, also the base of "0.8peak").
+struct BudgetAnchors {
+  int64_t lowestPeak = 0;
+  int64_t saveAllPeak = 0;
+};
+absl::StatusOr<BudgetAnchors> computeBudgetAnchors(const PlanContext &context);
+int64_t resolveBudget(const MemoryBudget &budget, const BudgetAnchors &anchors);
+
+/// The `budget` strategy: sets `budgetBytes` of the result.
+absl::StatusOr<StrategyResult> planBudget(const PlanContext &context);
+
+/// "name" of a value for reasons: its name, its producer's name, or %id.
+std::string displayName(const Graph &graph, ValueId value);
+/// "matmul query_proj": class and name of an op.
+std::string describeOpForUser(const Graph &graph, OpId op);
+
+} // namespace remat::detail
+
+#endif // REMAT_LIB_CORE_PLANNERINTERNAL_H

@@ -1,0 +1,306 @@
+//===- Policy.cpp - Tags, name policies and their contradictions ----------===//
+//
+// Part of remat. Turns tags, compute classes and a name policy into the
+// per-value constraints every strategy obeys, and reports contradictions
+// naming both sources.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PlannerInternal.h"
+#include "StringUtil.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+
+#include <algorithm>
+#include <array>
+
+namespace remat {
+
+namespace {
+struct PolicyName {
+  NamePolicy::Kind kind;
+  std::string_view spelling;
+  bool takesNames;
+};
+constexpr std::array<PolicyName, 5> kPolicyNames = {{
+    {NamePolicy::Kind::SaveOnlyTheseNames, "save_only_these_names", true},
+    {NamePolicy::Kind::SaveAnyNamesButThese, "save_any_names_but_these", true},
+    {NamePolicy::Kind::DotsSaveable, "dots_saveable", false},
+    {NamePolicy::Kind::NothingSaveable, "nothing_saveable", false},
+    {NamePolicy::Kind::EverythingSaveable, "everything_saveable", false},
+}};
+
+std::string_view spellingOf(NamePolicy::Kind kind) {
+  for (const PolicyName &name : kPolicyNames)
+    if (name.kind == kind)
+      return name.spelling;
+  return "none";
+}
+} // namespace
+
+absl::StatusOr<NamePolicy> parseNamePolicy(std::string_view text) {
+  absl::string_view trimmed = absl::StripAsciiWhitespace(asAbsl(text));
+  NamePolicy policy;
+  if (trimmed.empty() || trimmed == "none")
+    return policy;
+  absl::string_view head = trimmed, tail;
+  bool hasColon = false;
+  if (size_t colon = trimmed.find(':'); colon != absl::string_view::npos) {
+    head = absl::StripAsciiWhitespace(trimmed.substr(0, colon));
+    tail = trimmed.substr(colon + 1);
+    hasColon = true;
+  }
+  const PolicyName *match = nullptr;
+  for (const PolicyName &name : kPolicyNames)
+    if (asAbsl(name.spelling) == head)
+      match = &name;
+  if (!match) {
+    std::vector<absl::string_view> valid;
+    for (const PolicyName &name : kPolicyNames)
+      valid.push_back(asAbsl(name.spelling));
+    return absl::InvalidArgumentError(
+        absl::StrCat("unknown checkpoint policy '", head,
+                     "'; valid policies: ", absl::StrJoin(valid, ", "),
+                     " (the first two take names: save_only_these_names:a,b)"));
+  }
+  policy.kind = match->kind;
+  if (!match->takesNames) {
+    if (hasColon)
+      return absl::InvalidArgumentError(absl::StrCat(
+          "checkpoint policy '", head, "' takes no names; drop ':", tail, "'"));
+    return policy;
+  }
+  if (!hasColon)
+    return absl::InvalidArgumentError(absl::StrCat("checkpoint policy '", head,
+                                                   "' needs names: write '",
+                                                   head, ":name1,name2'"));
+  for (absl::string_view piece : absl::StrSplit(tail, ',')) {
+    absl::string_view name = absl::StripAsciiWhitespace(piece);
+    if (name.empty())
+      return absl::InvalidArgumentError(absl::StrCat(
+          "checkpoint policy '", trimmed,
+          "' has an empty name; separate names with single commas"));
+    if (std::find(policy.names.begin(), policy.names.end(),
+                  std::string(name)) != policy.names.end())
+      return absl::InvalidArgumentError(absl::StrCat(
+          "checkpoint policy '", trimmed, "' lists '", name, "' twice"));
+    policy.names.emplace_back(name);
+  }
+  return policy;
+}
+
+std::string toString(const NamePolicy &policy) {
+  std::string text(spellingOf(policy.kind));
+  if (!policy.names.empty())
+    absl::StrAppend(&text, ":", absl::StrJoin(policy.names, ","));
+  return text;
+}
+
+namespace detail {
+
+std::string displayName(const Graph &graph, ValueId value) {
+  const GraphValue &graphValue = graph.value(value);
+  if (!graphValue.name.empty())
+    return graphValue.name;
+  if (graphValue.producer != kNoId) {
+    const GraphOp &op = graph.op(graphValue.producer);
+    if (!op.name.empty()) {
+      if (op.results.size() == 1)
+        return op.name;
+      return absl::StrCat(op.name, "#", graphValue.resultIndex);
+    }
+  }
+  return absl::StrCat("%", value);
+}
+
+std::string describeOpForUser(const Graph &graph, OpId op) {
+  const GraphOp &graphOp = graph.op(op);
+  std::string name =
+      graphOp.name.empty() ? absl::StrCat(graphOp.kind, "#", op) : graphOp.name;
+  return absl::StrCat(asAbsl(toString(graphOp.computeClass)), " ", name);
+}
+
+namespace {
+/// The name a policy matches: the value's, else its producer's.
+const std::string &policyName(const Graph &graph, ValueId value) {
+  const GraphValue &graphValue = graph.value(value);
+  if (!graphValue.name.empty() || graphValue.producer == kNoId)
+    return graphValue.name;
+  return graph.op(graphValue.producer).name;
+}
+
+/// What the policy says about one forward value.
+UserChoice policyChoice(const Graph &graph, const NamePolicy &policy,
+                        ValueId value) {
+  const std::string &name = policyName(graph, value);
+  auto listed = [&] {
+    return std::find(policy.names.begin(), policy.names.end(), name) !=
+           policy.names.end();
+  };
+  switch (policy.kind) {
+  case NamePolicy::Kind::None:
+    return UserChoice::None;
+  case NamePolicy::Kind::SaveOnlyTheseNames:
+    if (name.empty())
+      return UserChoice::None;
+    return listed() ? UserChoice::PolicySave : UserChoice::PolicyRecompute;
+  case NamePolicy::Kind::SaveAnyNamesButThese:
+    if (name.empty())
+      return UserChoice::None;
+    return listed() ? UserChoice::PolicyRecompute : UserChoice::PolicySave;
+  case NamePolicy::Kind::DotsSaveable: {
+    ComputeClass computeClass =
+        graph.op(graph.value(value).producer).computeClass;
+    return computeClass == ComputeClass::Matmul ||
+                   computeClass == ComputeClass::Conv
+               ? UserChoice::PolicySave
+               : UserChoice::PolicyRecompute;
+  }
+  case NamePolicy::Kind::NothingSaveable:
+    return UserChoice::PolicyRecompute;
+  case NamePolicy::Kind::EverythingSaveable:
+    return UserChoice::PolicySave;
+  }
+  return UserChoice::None;
+}
+} // namespace
+
+absl::StatusOr<Constraints> computeConstraints(const Graph &graph,
+                                               const Classification &phases,
+                                               const NamePolicy &policy) {
+  const size_t numValues = graph.numValues();
+  Constraints constraints;
+  constraints.isForward.assign(numValues, 0);
+  constraints.needed.assign(numValues, 0);
+  constraints.isOutput.assign(numValues, 0);
+  constraints.hardSave.assign(numValues, HardSave::None);
+  constraints.autoBan.assign(numValues, AutoBan::None);
+  constraints.user.assign(numValues, UserChoice::None);
+  constraints.policyOverruled.assign(numValues, 0);
+  for (ValueId value : phases.forwardValues)
+    constraints.isForward[value] = 1;
+  for (ValueId value : phases.neededByBackward)
+    constraints.needed[value] = 1;
+  for (size_t id = 0; id < numValues; ++id)
+    constraints.isOutput[id] =
+        graph.value(static_cast<ValueId>(id)).outputRole != OutputRole::None;
+
+  // Policy names that match nothing are almost always typos; say so.
+  if (!policy.names.empty()) {
+    std::vector<std::string> known;
+    for (ValueId value : phases.forwardValues)
+      if (const std::string &name = policyName(graph, value); !name.empty())
+        known.push_back(name);
+    std::sort(known.begin(), known.end());
+    known.erase(std::unique(known.begin(), known.end()), known.end());
+    for (const std::string &name : policy.names)
+      if (!std::binary_search(known.begin(), known.end(), name)) {
+        std::vector<std::string> shown(
+            known.begin(), known.begin() + std::min<size_t>(known.size(), 12));
+        return absl::InvalidArgumentError(absl::StrCat(
+            "checkpoint policy ", toString(policy), " names '", name,
+            "', but no forward value has that name; forward names: ",
+            known.empty() ? std::string("(none)") : absl::StrJoin(shown, ", "),
+            known.size() > shown.size() ? ", ..." : ""));
+      }
+  }
+
+  // RNG state reaches a value when it flows from an RngState graph input.
+  std::vector<uint8_t> rngReachable(numValues, 0);
+  for (size_t id = 0; id < numValues; ++id)
+    rngReachable[id] =
+        graph.value(static_cast<ValueId>(id)).inputRole == InputRole::RngState;
+  for (size_t opIndex = 0; opIndex < graph.numOps(); ++opIndex) {
+    OpId opId = static_cast<OpId>(opIndex);
+    const GraphOp &op = graph.op(opId);
+    if (phases.opPhase[opIndex] != Phase::Forward)
+      continue;
+    bool readsRng = false;
+    for (ValueId operand : op.operands)
+      readsRng |= rngReachable[operand] != 0;
+    for (ValueId result : op.results)
+      rngReachable[result] = readsRng;
+
+    bool random = op.isRandom || op.computeClass == ComputeClass::Random;
+    HardSave hard = HardSave::None;
+    if (op.tags.neverRecompute)
+      hard = HardSave::NeverRecompute;
+    else if (random && !readsRng)
+      hard = HardSave::RandomWithoutRng;
+    if (op.tags.neverRecompute && op.tags.mustRecompute)
+      return absl::InvalidArgumentError(absl::StrCat(
+          "op ", describeOpForUser(graph, opId),
+          " is tagged both never_recompute and must_recompute; remove one "
+          "of the two tags"));
+    if (hard == HardSave::RandomWithoutRng && op.tags.mustRecompute)
+      return absl::InvalidArgumentError(absl::StrCat(
+          "op ", describeOpForUser(graph, opId),
+          " is tagged must_recompute, but it is a random op whose RNG state "
+          "is not a graph input, so a recomputation would draw different "
+          "numbers; pass its seed/offset as a graph input with role rng, or "
+          "drop the tag"));
+
+    AutoBan ban = AutoBan::None;
+    switch (op.computeClass) {
+    case ComputeClass::Matmul:
+    case ComputeClass::Conv:
+    case ComputeClass::Attention:
+      ban = AutoBan::ComputeIntensive;
+      break;
+    case ComputeClass::Collective:
+      ban = AutoBan::Collective;
+      break;
+    case ComputeClass::Reduction:
+      if (!op.operands.empty() && !op.results.empty()) {
+        int64_t in = graph.value(op.operands.front()).type.numElements();
+        int64_t out = graph.value(op.results.front()).type.numElements();
+        // PyTorch's rule: recomputing a reduction that shrinks its input by
+        // more than 4x keeps the large input alive; save the small output.
+        if (in > 0 && out <= (in - 1) / 4) // out * 4 < in, overflow-free
+          ban = AutoBan::LargeReduction;
+      }
+      break;
+    default:
+      break;
+    }
+    // The tag is what a user set, so it is the reason reported.
+    if (op.tags.noAutoRecompute)
+      ban = AutoBan::NoAutoRecompute;
+
+    for (ValueId result : op.results) {
+      constraints.hardSave[result] = hard;
+      UserChoice choice = UserChoice::None;
+      if (op.tags.mustRecompute)
+        choice = UserChoice::MustRecompute;
+      UserChoice fromPolicy = constraints.isOutput[result]
+                                  ? UserChoice::None
+                                  : policyChoice(graph, policy, result);
+      if (fromPolicy == UserChoice::PolicySave && op.tags.mustRecompute)
+        return absl::InvalidArgumentError(absl::StrCat(
+            "checkpoint policy ", toString(policy), " saves '",
+            displayName(graph, result), "', but its producer op ",
+            describeOpForUser(graph, opId),
+            " is tagged must_recompute; drop the tag or the name from the "
+            "policy"));
+      if (choice == UserChoice::None)
+        choice = fromPolicy;
+      if (choice == UserChoice::PolicyRecompute && hard != HardSave::None) {
+        // never_recompute (and an unreproducible RNG) win over a policy.
+        constraints.policyOverruled[result] = 1;
+        choice = UserChoice::None;
+      }
+      constraints.user[result] = choice;
+      constraints.autoBan[result] = (choice == UserChoice::MustRecompute ||
+                                     choice == UserChoice::PolicyRecompute)
+                                        ? AutoBan::None
+                                        : ban;
+    }
+  }
+  return constraints;
+}
+
+} // namespace detail
+} // namespace remat

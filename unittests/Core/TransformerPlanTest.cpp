@@ -1,0 +1,216 @@
+//===- TransformerPlanTest.cpp - Megatron and Llama layers ----------------===//
+//
+// Part of remat. Korthikanti et al.'s activation counts for a GPT layer,
+// and the two user stories of REFERENCES.md on a Llama-style layer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PlannerTestUtil.h"
+#include "TestGraphs.h"
+
+namespace remat {
+namespace {
+
+using test::LayerShape;
+
+class MegatronLayer : public ::testing::TestWithParam<LayerShape> {};
+
+TEST_P(MegatronLayer, SaveAllSavesTheFullActivationCount) {
+  const LayerShape shape = GetParam();
+  Graph graph = test::buildMegatronLayer(shape);
+  Plan plan = test::planOrDie(graph, test::optionsFor(Strategy::SaveAll));
+  const int64_t sbh = shape.s * shape.b * shape.h;
+  // sbh(34 + 5as/h) = 34sbh + 5as^2b.
+  EXPECT_EQ(plan.simulation.savedBytes,
+            34 * sbh + 5 * shape.a * shape.s * shape.s * shape.b);
+  EXPECT_EQ(plan.simulation.numRecomputedEvaluations, 0);
+}
+
+TEST_P(MegatronLayer, SelectivePolicySaves34sbh) {
+  const LayerShape shape = GetParam();
+  Graph graph = test::buildMegatronLayer(shape);
+  PlanOptions options = test::optionsFor(Strategy::SaveAll);
+  NamePolicy policy;
+  policy.kind = NamePolicy::Kind::SaveAnyNamesButThese;
+  policy.names = test::megatronAttentionCoreNames();
+  options.policy = policy;
+  Plan plan = test::planOrDie(graph, options);
+  const int64_t sbh = shape.s * shape.b * shape.h;
+  EXPECT_EQ(plan.simulation.savedBytes, 34 * sbh);
+  ValueId probs = test::valueNamed(graph, "attn_probs");
+  EXPECT_EQ(test::decisionOf(plan, probs), Decision::Recompute);
+  EXPECT_EQ(test::reasonOf(plan, probs),
+            "recomputed from q, k: checkpoint policy "
+            "save_any_names_but_these:attn_scores,attn_probs,attn_dropout_mask,"
+            "attn_dropout does not save it");
+  // QK^T is replayed although matmuls are not recomputed automatically:
+  // the policy asked for it.
+  EXPECT_EQ(test::evaluations(plan, test::opNamed(graph, "qk")), 2);
+  EXPECT_EQ(test::evaluations(plan, test::opNamed(graph, "attn_v")), 1);
+}
+
+TEST_P(MegatronLayer, RecomputeAllSavesOnlyTheLayerInput) {
+  const LayerShape shape = GetParam();
+  Graph graph = test::buildMegatronLayer(shape);
+  Plan plan = test::planOrDie(graph, test::optionsFor(Strategy::RecomputeAll));
+  EXPECT_EQ(plan.simulation.savedBytes, 2 * shape.s * shape.b * shape.h);
+  EXPECT_EQ(test::decisionOf(plan, test::valueNamed(graph, "x")),
+            Decision::Input);
+  // The dropout masks are replayed from the RNG state, not saved.
+  EXPECT_EQ(
+      test::decisionOf(plan, test::valueNamed(graph, "attn_dropout_mask")),
+      Decision::Recompute);
+}
+
+TEST_P(MegatronLayer, MinCutSavesLessThanSaveAll) {
+  const LayerShape shape = GetParam();
+  Graph graph = test::buildMegatronLayer(shape);
+  Plan saveAll = test::planOrDie(graph, test::optionsFor(Strategy::SaveAll));
+  Plan minCut = test::planOrDie(graph, test::optionsFor(Strategy::MinCut));
+  EXPECT_LT(minCut.simulation.savedBytes, saveAll.simulation.savedBytes);
+  // Matmul results backward reads stay saved under min-cut.
+  EXPECT_EQ(test::decisionOf(minCut, test::valueNamed(graph, "context")),
+            Decision::Save);
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, MegatronLayer,
+                         ::testing::Values(LayerShape{2048, 4, 4096, 32},
+                                           LayerShape{512, 8, 1024, 16},
+                                           LayerShape{4096, 1, 12288, 96}));
+
+//===----------------------------------------------------------------------===//
+// Llama-style layer
+//===----------------------------------------------------------------------===//
+
+int attentionEvaluations(const Graph &graph, const Plan &plan) {
+  return test::evaluations(plan, test::opNamed(graph, "attention"));
+}
+
+TEST(LlamaLayer, AutomaticStrategiesNeverRecomputeTaggedAttention) {
+  Graph graph = test::buildLlamaLayer();
+  Plan minCut = test::planOrDie(graph, test::optionsFor(Strategy::MinCut));
+  EXPECT_EQ(attentionEvaluations(graph, minCut), 1);
+  ValueId context = test::valueNamed(graph, "context");
+  EXPECT_EQ(test::decisionOf(minCut, context), Decision::Save);
+  EXPECT_EQ(test::reasonOf(minCut, context),
+            "saved: recomputing it needs attention attention which is "
+            "no_auto_recompute");
+  for (const char *budget : {"0.0", "0.25", "0.5", "1.0", "0.7peak"}) {
+    PlanOptions options = test::optionsFor(Strategy::Budget);
+    options.budget = *parseMemoryBudget(budget);
+    absl::StatusOr<Plan> plan = planRematerialization(graph, options);
+    if (!plan.ok()) {
+      EXPECT_EQ(plan.status().code(), absl::StatusCode::kResourceExhausted)
+          << budget << ": " << plan.status();
+      continue;
+    }
+    EXPECT_EQ(attentionEvaluations(graph, *plan), 1) << budget;
+    EXPECT_LE(plan->simulation.peakBytes, *plan->budgetBytes) << budget;
+  }
+}
+
+TEST(LlamaLayer, MatmulReasonNamesTheOp) {
+  Graph graph = test::buildLlamaLayer();
+  Plan plan = test::planOrDie(graph, test::optionsFor(Strategy::MinCut));
+  ValueId query = test::valueNamed(graph, "query_proj");
+  EXPECT_EQ(test::decisionOf(plan, query), Decision::Save);
+  EXPECT_EQ(test::reasonOf(plan, query),
+            "saved: recomputing it needs matmul query_proj which is "
+            "no_auto_recompute");
+  ValueId norm = test::valueNamed(graph, "post_attention_norm");
+  EXPECT_EQ(test::decisionOf(plan, norm), Decision::Recompute);
+  EXPECT_EQ(test::reasonOf(plan, norm),
+            "recomputed from h (cheaper than saving 4 MiB)");
+}
+
+TEST(LlamaLayer, UserPolicyMayRecomputeNoAutoRecomputeAttention) {
+  Graph graph = test::buildLlamaLayer();
+  PlanOptions options = test::optionsFor(Strategy::MinCut);
+  options.policy =
+      *parseNamePolicy("save_only_these_names:query_proj,key_proj,value_proj");
+  Plan plan = test::planOrDie(graph, options);
+  EXPECT_EQ(attentionEvaluations(graph, plan), 2);
+  ValueId context = test::valueNamed(graph, "context");
+  EXPECT_EQ(test::decisionOf(plan, context), Decision::Recompute);
+  EXPECT_NE(test::reasonOf(plan, context)
+                .find("checkpoint policy save_only_these_names:query_proj,"
+                      "key_proj,value_proj does not save it"),
+            std::string::npos)
+      << test::reasonOf(plan, context);
+}
+
+TEST(LlamaLayer, NeverRecomputeWinsOverAPolicy) {
+  test::LlamaOptions llama;
+  llama.attentionNeverRecompute = true;
+  Graph graph = test::buildLlamaLayer(llama);
+  for (Strategy strategy : {Strategy::SaveAll, Strategy::RecomputeAll,
+                            Strategy::MinCut, Strategy::Budget}) {
+    PlanOptions options = test::optionsFor(strategy);
+    options.policy = *parseNamePolicy(
+        "save_only_these_names:query_proj,key_proj,value_proj");
+    options.budget = *parseMemoryBudget("0.0");
+    Plan plan = test::planOrDie(graph, options);
+    EXPECT_EQ(attentionEvaluations(graph, plan), 1) << toString(strategy);
+    EXPECT_EQ(test::reasonOf(plan, test::valueNamed(graph, "context")),
+              "saved: tagged never_recompute (which wins over checkpoint "
+              "policy save_only_these_names:query_proj,key_proj,value_proj)")
+        << toString(strategy);
+  }
+}
+
+TEST(LlamaLayer, MlpwoOutputIsNotNeeded) {
+  Graph graph = test::buildLlamaLayer();
+  for (Strategy strategy :
+       {Strategy::SaveAll, Strategy::RecomputeAll, Strategy::MinCut}) {
+    Plan plan = test::planOrDie(graph, test::optionsFor(strategy));
+    ValueId mlpwo = test::valueNamed(graph, "mlpwo");
+    EXPECT_EQ(test::decisionOf(plan, mlpwo), Decision::NotNeeded);
+    EXPECT_EQ(test::reasonOf(plan, mlpwo),
+              "not needed by backward: the backward of matmul mlpwo reads "
+              "only its inputs");
+  }
+}
+
+TEST(LlamaLayer, ResidualValueIsDerivedWhenInexactDerivationIsAllowed) {
+  test::LlamaOptions llama;
+  llama.mlpOutputRegularizer = true;
+  Graph graph = test::buildLlamaLayer(llama);
+  ValueId mlpwo = test::valueNamed(graph, "mlpwo");
+  PlanOptions exactOnly = test::optionsFor(Strategy::MinCut);
+  Plan saved = test::planOrDie(graph, exactOnly);
+  EXPECT_EQ(test::decisionOf(saved, mlpwo), Decision::Save);
+  EXPECT_FALSE(saved.usesInexactDerivation);
+
+  PlanOptions inexact = exactOnly;
+  inexact.allowInexactDerivation = true;
+  Plan derived = test::planOrDie(graph, inexact);
+  EXPECT_EQ(test::decisionOf(derived, mlpwo), Decision::Derive);
+  EXPECT_EQ(test::reasonOf(derived, mlpwo),
+            "derived as layer_out - h (inexact: floating-point rounding may "
+            "differ)");
+  EXPECT_TRUE(derived.usesInexactDerivation);
+  const ValueDecision *decision = derived.find(mlpwo);
+  ASSERT_TRUE(decision && decision->derivation);
+  EXPECT_FALSE(decision->derivation->exact);
+  EXPECT_EQ(decision->derivation->rule.kind, InverseKind::SubtractOther);
+  // Saving it cost s*b*h bf16 values; the derivation costs no memory.
+  const test::LayerShape shape = llama.shape;
+  EXPECT_EQ(saved.simulation.savedBytes - derived.simulation.savedBytes,
+            2 * shape.s * shape.b * shape.h);
+  EXPECT_EQ(derived.simulation.numDerivations, 1);
+  EXPECT_LE(derived.simulation.peakBytes, saved.simulation.peakBytes);
+
+  // An exact rule is used without the option.
+  Graph exactGraph = graph;
+  for (size_t id = 0; id < exactGraph.numOps(); ++id)
+    for (InverseRule &rule :
+         exactGraph.mutableOp(static_cast<OpId>(id)).inverseRules)
+      rule.exact = true;
+  Plan exactPlan = test::planOrDie(exactGraph, exactOnly);
+  EXPECT_EQ(test::decisionOf(exactPlan, mlpwo), Decision::Derive);
+  EXPECT_EQ(test::reasonOf(exactPlan, mlpwo), "derived as layer_out - h");
+  EXPECT_FALSE(exactPlan.usesInexactDerivation);
+}
+
+} // namespace
+} // namespace remat
