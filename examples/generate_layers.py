@@ -459,7 +459,12 @@ def gpt_layer(cfg, joint, fn_name):
           f"{tScores}")
     fn.op(f"%zero = remat.constant dense<0.000000e+00> : {tScalar}")
     fn.op(f"%zero_b = remat.broadcast %zero : ({tScalar}) -> {tScores}")
-    fn.op(f"%d_scaled = remat.where %causal_b, %zero_b, %d_masked : "
+    fn.comment("The mask is broadcast again from the input rather than read "
+               "through the forward's view, so the backward reads an input, "
+               "not an activation.")
+    fn.op(f"%causal_b_bwd = remat.broadcast %causal_mask : ({tCausal}) -> "
+          f"{tScoresMask}")
+    fn.op(f"%d_scaled = remat.where %causal_b_bwd, %zero_b, %d_masked : "
           f"{tScoresMask}, {tScores}")
     fn.op(f"%d_scores = remat.mul_scalar %d_scaled, {scale} : {tScores}")
     fn.comment("scores = q @ k^T")
@@ -519,8 +524,10 @@ GPT_NOTES = [
     "softmax and dropout on the probabilities, out projection + dropout +",
     "residual, LayerNorm, fc1, GeLU, fc2, dropout, residual. Dropout draws",
     "from explicit RNG state (remat.role = \"rng\" arguments), so a recompute",
-    "regenerates the same mask. Saved-for-backward bytes of save-all:",
-    "sbh(34 + 5as/h) (Korthikanti et al. 2022).",
+    "regenerates the same mask. The forward values the backward reads are",
+    "Megatron's activations, sbh(34 + 5as/h) bytes (Korthikanti et al. 2022,",
+    "counting the layer input), plus the two layer norms' f32 mean and rstd",
+    "(4 vectors of s*b floats), which that accounting ignores.",
 ]
 
 

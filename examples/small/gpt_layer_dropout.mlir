@@ -5,8 +5,10 @@
 // softmax and dropout on the probabilities, out projection + dropout +
 // residual, LayerNorm, fc1, GeLU, fc2, dropout, residual. Dropout draws
 // from explicit RNG state (remat.role = "rng" arguments), so a recompute
-// regenerates the same mask. Saved-for-backward bytes of save-all:
-// sbh(34 + 5as/h) (Korthikanti et al. 2022).
+// regenerates the same mask. The forward values the backward reads are
+// Megatron's activations, sbh(34 + 5as/h) bytes (Korthikanti et al. 2022,
+// counting the layer input), plus the two layer norms' f32 mean and rstd
+// (4 vectors of s*b floats), which that accounting ignores.
 //
 // The forward-only form is gpt_layer_dropout_forward.mlir.
 //
@@ -136,7 +138,10 @@ func.func @gpt_layer_dropout(
   %d_masked = remat.softmax_backward %d_probs, %probs dim = 3 : tensor<2x4x16x16xf16>
   %zero = remat.constant dense<0.000000e+00> : tensor<f16>
   %zero_b = remat.broadcast %zero : (tensor<f16>) -> tensor<2x4x16x16xf16>
-  %d_scaled = remat.where %causal_b, %zero_b, %d_masked : tensor<2x4x16x16xi1>, tensor<2x4x16x16xf16>
+  // The mask is broadcast again from the input rather than read through the
+  // forward's view, so the backward reads an input, not an activation.
+  %causal_b_bwd = remat.broadcast %causal_mask : (tensor<16x16xi1>) -> tensor<2x4x16x16xi1>
+  %d_scaled = remat.where %causal_b_bwd, %zero_b, %d_masked : tensor<2x4x16x16xi1>, tensor<2x4x16x16xf16>
   %d_scores = remat.mul_scalar %d_scaled, 0.25 : tensor<2x4x16x16xf16>
   // scores = q @ k^T
   %d_q_heads = remat.matmul %d_scores, %k_heads

@@ -5,8 +5,10 @@
 // softmax and dropout on the probabilities, out projection + dropout +
 // residual, LayerNorm, fc1, GeLU, fc2, dropout, residual. Dropout draws
 // from explicit RNG state (remat.role = "rng" arguments), so a recompute
-// regenerates the same mask. Saved-for-backward bytes of save-all:
-// sbh(34 + 5as/h) (Korthikanti et al. 2022).
+// regenerates the same mask. The forward values the backward reads are
+// Megatron's activations, sbh(34 + 5as/h) bytes (Korthikanti et al. 2022,
+// counting the layer input), plus the two layer norms' f32 mean and rstd
+// (4 vectors of s*b floats), which that accounting ignores.
 //
 // The joint form is gpt_layer_dropout.mlir.
 //
