@@ -8,6 +8,7 @@
 #ifndef REMAT_INITALLREMAT_H
 #define REMAT_INITALLREMAT_H
 
+#include "remat/Autodiff/Passes.h"
 #include "remat/Dialect/Remat/IR/RematDialect.h"
 #include "remat/Interfaces/ExternalModels.h"
 
@@ -20,7 +21,8 @@ inline void registerAllRematDialects(mlir::DialectRegistry &registry) {
   registerPlannerExternalModels(registry);
 }
 
-inline void registerAllRematPasses() {}
+/// remat-autodiff (needs MLIRRematAutodiff).
+inline void registerAllRematPasses() { registerRematAutodiffPasses(); }
 
 } // namespace remat
 

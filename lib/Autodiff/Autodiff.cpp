@@ -1,0 +1,263 @@
+//===- Autodiff.cpp - Reverse-mode autodiff of forward functions ----------===//
+//
+// Part of remat. Builds the joint function of a `remat.graph = "forward"`
+// function: the forward body cloned as is, then its reverse sweep. Only
+// values that depend on a differentiated argument ("active" values) carry
+// cotangents, so constants, masks and index computations get no backward
+// ops, and integer values never do.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Autodiff/Autodiff.h"
+
+#include "BackwardRules.h"
+
+#include "remat/Dialect/Remat/IR/RematDialect.h"
+#include "remat/Dialect/Remat/IR/RematOps.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace mlir;
+
+namespace remat {
+
+namespace {
+
+StringRef roleAttrName() { return RematDialect::RoleAttrHelper::getNameStr(); }
+StringRef graphAttrName() {
+  return RematDialect::GraphAttrHelper::getNameStr();
+}
+
+bool isFloatTensor(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && isa<FloatType>(tensor.getElementType());
+}
+
+/// An argument gets a gradient when it is a floating-point input or
+/// parameter; RNG state and integer inputs (token ids, masks) do not.
+bool isDifferentiableArgument(func::FuncOp func, unsigned index) {
+  auto role = func.getArgAttrOfType<StringAttr>(index, roleAttrName());
+  return role && (role.getValue() == "input" || role.getValue() == "param") &&
+         isFloatTensor(func.getArgument(index).getType());
+}
+
+/// Clones `op` into the joint body. A single-result `remat.rmsnorm` that
+/// will be differentiated is rebuilt in its two-result form, since
+/// `remat.rmsnorm_backward` reads the `rstd` statistic.
+Operation *cloneForwardOp(OpBuilder &builder, Operation &op, IRMapping &map,
+                          bool active) {
+  auto norm = dyn_cast<RmsNormOp>(op);
+  if (!norm || norm.getRstd() || !active)
+    return builder.clone(op, map);
+  auto inputType = cast<RankedTensorType>(norm.getInput().getType());
+  int64_t normalizedRank =
+      cast<RankedTensorType>(norm.getWeight().getType()).getRank();
+  auto rstdType = RankedTensorType::get(
+      inputType.getShape().drop_back(normalizedRank), builder.getF32Type());
+  auto upgraded = RmsNormOp::create(
+      builder, norm.getLoc(), norm.getResult().getType(), rstdType,
+      map.lookupOrDefault(norm.getInput()),
+      map.lookupOrDefault(norm.getWeight()), norm.getEpsAttr());
+  upgraded->setDiscardableAttrs(norm->getDiscardableAttrDictionary());
+  map.map(norm.getResult(), upgraded.getResult());
+  return upgraded;
+}
+
+} // namespace
+
+bool isForwardFunction(func::FuncOp func) {
+  auto graph = func->getAttrOfType<StringAttr>(graphAttrName());
+  return graph && graph.getValue() == "forward";
+}
+
+std::string jointFunctionName(StringRef forwardName) {
+  return (forwardName + "_joint").str();
+}
+
+FailureOr<JointFunctionInfo> buildJointFunction(func::FuncOp forward,
+                                                StringRef jointName) {
+  if (!isForwardFunction(forward))
+    return forward.emitError()
+           << "remat-autodiff differentiates functions marked remat.graph = "
+              "\"forward\"; @"
+           << forward.getSymName() << " is not one";
+  if (forward.isExternal() || !forward.getBody().hasOneBlock())
+    return forward.emitError()
+           << "@" << forward.getSymName()
+           << " must have a body of exactly one block to be differentiated "
+              "(remat graphs are straight-line code)";
+  if (Operation *table = SymbolTable::getNearestSymbolTable(forward))
+    if (SymbolTable::lookupSymbolIn(table, jointName))
+      return forward.emitError()
+             << "cannot add the joint function of @" << forward.getSymName()
+             << ": the symbol @" << jointName
+             << " already exists; rename it or run remat-autodiff with "
+                "replace=true";
+
+  MLIRContext *context = forward.getContext();
+  FunctionType forwardType = forward.getFunctionType();
+  JointFunctionInfo info;
+
+  SmallVector<unsigned> differentiable;
+  for (unsigned i = 0, e = forward.getNumArguments(); i < e; ++i)
+    if (isDifferentiableArgument(forward, i))
+      differentiable.push_back(i);
+  if (differentiable.empty())
+    return forward.emitError()
+           << "@" << forward.getSymName()
+           << " has nothing to differentiate: no floating-point argument "
+              "with remat.role = \"input\" or \"param\"";
+
+  SmallVector<Type> argTypes(forwardType.getInputs());
+  for (auto [index, type] : llvm::enumerate(forwardType.getResults())) {
+    if (isFloatTensor(type)) {
+      info.tangentArgOfResult.push_back(argTypes.size());
+      argTypes.push_back(type);
+    } else {
+      info.tangentArgOfResult.push_back(-1);
+    }
+  }
+  if (argTypes.size() == forwardType.getNumInputs())
+    return forward.emitError()
+           << "@" << forward.getSymName()
+           << " has no floating-point result to differentiate";
+  SmallVector<Type> resultTypes(forwardType.getResults());
+  for (unsigned arg : differentiable)
+    resultTypes.push_back(forwardType.getInput(arg));
+
+  // The joint function: forward arguments and roles, then tangents; forward
+  // results and roles, then gradients. Other function attributes are kept.
+  OpBuilder builder(context);
+  builder.setInsertionPointAfter(forward);
+  auto joint =
+      func::FuncOp::create(builder, forward.getLoc(), jointName,
+                           FunctionType::get(context, argTypes, resultTypes));
+  for (NamedAttribute attr : forward->getAttrs()) {
+    StringRef name = attr.getName().getValue();
+    if (name == SymbolTable::getSymbolAttrName() ||
+        name == forward.getFunctionTypeAttrName() ||
+        name == forward.getArgAttrsAttrName() ||
+        name == forward.getResAttrsAttrName())
+      continue;
+    joint->setAttr(attr.getName(), attr.getValue());
+  }
+  joint->setAttr(graphAttrName(), builder.getStringAttr("joint"));
+  for (unsigned i = 0, e = forward.getNumArguments(); i < e; ++i)
+    joint.setArgAttrs(i, forward.getArgAttrDict(i));
+  for (int tangent : info.tangentArgOfResult)
+    if (tangent >= 0)
+      joint.setArgAttr(tangent, roleAttrName(),
+                       builder.getStringAttr("tangent"));
+  for (unsigned i = 0, e = forward.getNumResults(); i < e; ++i)
+    joint.setResultAttrs(i, forward.getResultAttrDict(i));
+  for (auto [offset, arg] : llvm::enumerate(differentiable)) {
+    unsigned result = forward.getNumResults() + offset;
+    joint.setResultAttr(result, roleAttrName(), builder.getStringAttr("grad"));
+    joint.setResultAttr(result, RematDialect::GradOfAttrHelper::getNameStr(),
+                        builder.getI64IntegerAttr(arg));
+    info.gradOfArg.push_back(arg);
+  }
+
+  // Forward: clone every op, tracking which values are active.
+  Block *entry = joint.addEntryBlock();
+  builder.setInsertionPointToEnd(entry);
+  IRMapping map;
+  llvm::DenseSet<Value> active;
+  for (unsigned i = 0, e = forward.getNumArguments(); i < e; ++i) {
+    map.map(forward.getArgument(i), entry->getArgument(i));
+    if (llvm::is_contained(differentiable, i))
+      active.insert(entry->getArgument(i));
+  }
+  SmallVector<Operation *> cloned;
+  Block &body = forward.getBody().front();
+  for (Operation &op : body.without_terminator()) {
+    bool isActive = llvm::any_of(op.getOperands(), [&](Value operand) {
+      return active.contains(map.lookupOrDefault(operand));
+    });
+    Operation *copy = cloneForwardOp(builder, op, map, isActive);
+    cloned.push_back(copy);
+    if (isActive)
+      for (Value result : copy->getResults())
+        if (isFloatTensor(result.getType()))
+          active.insert(result);
+  }
+  size_t numForwardOps = entry->getOperations().size();
+
+  // Backward: seed with the tangents, sweep the forward ops in reverse.
+  llvm::DenseMap<Value, Value> cotangents;
+  auto accumulate = [&](Value value, Value grad, Location loc) {
+    if (grad.getType() != value.getType()) {
+      emitError(loc) << "internal error in remat-autodiff: gradient of type "
+                     << grad.getType() << " for a value of type "
+                     << value.getType();
+      return failure();
+    }
+    Value &slot = cotangents[value];
+    slot = slot ? Value(AddOp::create(builder, loc, slot, grad)) : grad;
+    return success();
+  };
+  auto fail = [&]() -> FailureOr<JointFunctionInfo> {
+    joint.erase();
+    return failure();
+  };
+
+  Operation *forwardReturn = body.getTerminator();
+  SmallVector<Value> returned;
+  for (auto [index, operand] : llvm::enumerate(forwardReturn->getOperands())) {
+    Value value = map.lookupOrDefault(operand);
+    returned.push_back(value);
+    int tangent = info.tangentArgOfResult[index];
+    if (tangent >= 0 && active.contains(value) &&
+        failed(accumulate(value, entry->getArgument(tangent),
+                          forwardReturn->getLoc())))
+      return fail();
+  }
+
+  for (Operation *op : llvm::reverse(cloned)) {
+    SmallVector<Value> resultGrads;
+    bool anyGrad = false;
+    for (Value result : op->getResults()) {
+      resultGrads.push_back(cotangents.lookup(result));
+      anyGrad |= static_cast<bool>(resultGrads.back());
+    }
+    if (!anyGrad)
+      continue;
+    SmallVector<bool> needsGrad;
+    for (Value operand : op->getOperands())
+      needsGrad.push_back(active.contains(operand));
+    SmallVector<Value> operandGrads;
+    if (failed(autodiff::emitBackward(builder, op, resultGrads, needsGrad,
+                                      operandGrads)))
+      return fail();
+    for (auto [operand, grad] : llvm::zip(op->getOperands(), operandGrads))
+      if (grad && failed(accumulate(operand, grad, op->getLoc())))
+        return fail();
+  }
+
+  SmallVector<Value> results(returned);
+  for (unsigned arg : differentiable) {
+    Value grad = cotangents.lookup(entry->getArgument(arg));
+    // An argument that never reaches an output has a zero gradient.
+    results.push_back(
+        grad ? grad
+             : autodiff::createZeros(builder, forward.getArgument(arg).getLoc(),
+                                     forward.getArgument(arg).getType()));
+  }
+  func::ReturnOp::create(builder, forwardReturn->getLoc(), results);
+  info.numBackwardOps = entry->getOperations().size() - numForwardOps - 1;
+
+  if (failed(verify(joint))) {
+    joint.emitError() << "internal error in remat-autodiff: the joint "
+                         "function of @"
+                      << forward.getSymName() << " does not verify";
+    return fail();
+  }
+  info.joint = joint;
+  return info;
+}
+
+} // namespace remat
