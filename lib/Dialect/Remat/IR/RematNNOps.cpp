@@ -54,22 +54,6 @@ std::string formatShape(ArrayRef<int64_t> shape) {
   return text + "]";
 }
 
-/// Shape formulas and the planner's byte counts need concrete sizes, and the
-/// shared tensor constraints only require a rank.
-LogicalResult verifyStaticShapes(Operation *op) {
-  for (auto [index, type] : llvm::enumerate(op->getOperandTypes()))
-    if (auto shaped = dyn_cast<ShapedType>(type);
-        shaped && !shaped.hasStaticShape())
-      return op->emitOpError() << "operand #" << index
-                               << " must be statically shaped, got " << type;
-  for (auto [index, type] : llvm::enumerate(op->getResultTypes()))
-    if (auto shaped = dyn_cast<ShapedType>(type);
-        shaped && !shaped.hasStaticShape())
-      return op->emitOpError() << "result #" << index
-                               << " must be statically shaped, got " << type;
-  return success();
-}
-
 /// `<name> must be <expected> (<reason>), got <actual>`.
 LogicalResult expectType(Operation *op, StringRef name, Type actual,
                          Type expected, StringRef reason) {
@@ -285,9 +269,11 @@ LogicalResult verifyOutputSize(Operation *op, const WindowNames &names,
                                ShapedType input, ShapedType output,
                                ArrayRef<int64_t> window,
                                ArrayRef<int64_t> strides,
-                               ArrayRef<int64_t> padding, StringRef formula) {
+                               ArrayRef<int64_t> padding,
+                               ArrayRef<StringRef> formulas) {
   for (int i = 0; i < 2; ++i) {
-    int64_t padded = input.getDimSize(2 + i) + 2 * padding[i];
+    int64_t size = input.getDimSize(2 + i);
+    int64_t padded = size + 2 * padding[i];
     if (padded < window[i])
       return op->emitOpError()
              << "the " << kSpatialNames[i] << " window (" << window[i]
@@ -295,9 +281,11 @@ LogicalResult verifyOutputSize(Operation *op, const WindowNames &names,
              << kSpatialNames[i] << " (" << padded << ")";
     int64_t expected = (padded - window[i]) / strides[i] + 1;
     if (output.getDimSize(2 + i) != expected)
-      return op->emitOpError() << names.output << " " << kSpatialNames[i]
-                               << " must be " << formula << " = " << expected
-                               << ", got " << output.getDimSize(2 + i);
+      return op->emitOpError()
+             << names.output << " " << kSpatialNames[i] << " must be "
+             << formulas[i] << " = " << expected << " for " << names.input
+             << " " << kSpatialNames[i] << " " << size << ", got "
+             << output.getDimSize(2 + i);
   }
   return success();
 }
@@ -346,9 +334,11 @@ LogicalResult verifyConv2d(Operation *op, const WindowNames &names,
   SmallVector<int64_t, 2> window = {
       dilation[0] * (weight.getDimSize(2) - 1) + 1,
       dilation[1] * (weight.getDimSize(3) - 1) + 1};
+  StringRef formulas[2] = {
+      "(H + 2 * padding[0] - dilation[0] * (R - 1) - 1) / strides[0] + 1",
+      "(W + 2 * padding[1] - dilation[1] * (S - 1) - 1) / strides[1] + 1"};
   return verifyOutputSize(op, names, input, output, window, strides, padding,
-                          "(H + 2 * padding - dilation * (R - 1) - 1) / "
-                          "stride + 1");
+                          formulas);
 }
 
 /// 2 FLOPs per multiply-add: each output element sums C / groups * R * S
@@ -384,8 +374,10 @@ LogicalResult verifyPool2d(Operation *op, const WindowNames &names,
            << names.output << " must have the N and C dimensions of "
            << names.input << " (" << formatShape(input.getShape().take_front(2))
            << "), got " << formatShape(output.getShape().take_front(2));
+  StringRef formulas[2] = {"(H + 2 * padding[0] - kernel[0]) / strides[0] + 1",
+                           "(W + 2 * padding[1] - kernel[1]) / strides[1] + 1"};
   return verifyOutputSize(op, names, input, output, kernel, strides, padding,
-                          "(H + 2 * padding - kernel) / stride + 1");
+                          formulas);
 }
 
 } // namespace
@@ -395,8 +387,6 @@ LogicalResult verifyPool2d(Operation *op, const WindowNames &names,
 //===----------------------------------------------------------------------===//
 
 LogicalResult SoftmaxOp::verify() {
-  if (failed(verifyStaticShapes(*this)))
-    return failure();
   return verifyDim(*this, getDim(), getType());
 }
 double SoftmaxOp::estimateFlops() { return 5 * numElements(getType()); }
@@ -405,8 +395,6 @@ remat::ComputeClass SoftmaxOp::classifyCompute() {
 }
 
 LogicalResult LogSoftmaxOp::verify() {
-  if (failed(verifyStaticShapes(*this)))
-    return failure();
   return verifyDim(*this, getDim(), getType());
 }
 double LogSoftmaxOp::estimateFlops() { return 5 * numElements(getType()); }
@@ -415,8 +403,6 @@ remat::ComputeClass LogSoftmaxOp::classifyCompute() {
 }
 
 LogicalResult SoftmaxBackwardOp::verify() {
-  if (failed(verifyStaticShapes(*this)))
-    return failure();
   return verifyDim(*this, getDim(), getType());
 }
 double SoftmaxBackwardOp::estimateFlops() { return 4 * numElements(getType()); }
@@ -425,8 +411,6 @@ remat::ComputeClass SoftmaxBackwardOp::classifyCompute() {
 }
 
 LogicalResult LogSoftmaxBackwardOp::verify() {
-  if (failed(verifyStaticShapes(*this)))
-    return failure();
   return verifyDim(*this, getDim(), getType());
 }
 double LogSoftmaxBackwardOp::estimateFlops() {
@@ -442,8 +426,7 @@ remat::ComputeClass LogSoftmaxBackwardOp::classifyCompute() {
 
 LogicalResult RmsNormOp::verify() {
   SmallVector<int64_t> leading;
-  if (failed(verifyStaticShapes(*this)) ||
-      failed(verifyEpsilon(*this, getEps().convertToDouble())) ||
+  if (failed(verifyEpsilon(*this, getEps().convertToDouble())) ||
       failed(verifyNormalizedShape(*this, getInput().getType(),
                                    getWeight().getType(), leading)) ||
       failed(expectType(*this, "result", getResult().getType(),
@@ -464,8 +447,7 @@ remat::ComputeClass RmsNormOp::classifyCompute() {
 LogicalResult RmsNormBackwardOp::verify() {
   SmallVector<int64_t> leading;
   Type inputType = getInput().getType();
-  if (failed(verifyStaticShapes(*this)) ||
-      failed(verifyNormalizedShape(*this, getInput().getType(),
+  if (failed(verifyNormalizedShape(*this, getInput().getType(),
                                    getWeight().getType(), leading)) ||
       failed(expectType(*this, "grad", getGrad().getType(), inputType,
                         "the input's type")) ||
@@ -487,8 +469,7 @@ remat::ComputeClass RmsNormBackwardOp::classifyCompute() {
 LogicalResult LayerNormOp::verify() {
   SmallVector<int64_t> leading;
   const char *statsShape = "the input's leading, non-normalized dimensions";
-  if (failed(verifyStaticShapes(*this)) ||
-      failed(verifyEpsilon(*this, getEps().convertToDouble())) ||
+  if (failed(verifyEpsilon(*this, getEps().convertToDouble())) ||
       failed(verifyNormalizedShape(*this, getInput().getType(),
                                    getWeight().getType(), leading)) ||
       failed(expectType(*this, "bias", getBias().getType(),
@@ -511,8 +492,7 @@ LogicalResult LayerNormBackwardOp::verify() {
   SmallVector<int64_t> leading;
   const char *statsShape = "the input's leading, non-normalized dimensions";
   Type inputType = getInput().getType(), weightType = getWeight().getType();
-  if (failed(verifyStaticShapes(*this)) ||
-      failed(verifyNormalizedShape(*this, getInput().getType(),
+  if (failed(verifyNormalizedShape(*this, getInput().getType(),
                                    getWeight().getType(), leading)) ||
       failed(expectType(*this, "grad", getGrad().getType(), inputType,
                         "the input's type")) ||
@@ -536,8 +516,7 @@ remat::ComputeClass LayerNormBackwardOp::classifyCompute() {
 }
 
 LogicalResult BatchNormOp::verify() {
-  if (failed(verifyStaticShapes(*this)) ||
-      failed(verifyEpsilon(*this, getEps().convertToDouble())) ||
+  if (failed(verifyEpsilon(*this, getEps().convertToDouble())) ||
       failed(verifyBatchNormChannels(*this, getInput().getType(),
                                      {{"weight", getWeight().getType()},
                                       {"bias", getBias().getType()}})) ||
@@ -560,8 +539,7 @@ remat::ComputeClass BatchNormOp::classifyCompute() {
 
 LogicalResult BatchNormBackwardOp::verify() {
   Type inputType = getInput().getType();
-  if (failed(verifyStaticShapes(*this)) ||
-      failed(
+  if (failed(
           verifyBatchNormChannels(*this, getInput().getType(),
                                   {{"weight", getWeight().getType()},
                                    {"grad_weight", getGradWeight().getType()},
@@ -590,8 +568,6 @@ remat::ComputeClass BatchNormBackwardOp::classifyCompute() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult SdpaOp::verify() {
-  if (failed(verifyStaticShapes(*this)))
-    return failure();
   return verifyAttention(*this, getQuery().getType(), getKey().getType(),
                          getValue().getType(), getResult().getType(),
                          getLogsumexp().getType(),
@@ -609,8 +585,7 @@ remat::ComputeClass SdpaOp::classifyCompute() {
 }
 
 LogicalResult SdpaBackwardOp::verify() {
-  if (failed(verifyStaticShapes(*this)) ||
-      failed(verifyAttention(*this, getQuery().getType(), getKey().getType(),
+  if (failed(verifyAttention(*this, getQuery().getType(), getKey().getType(),
                              getValue().getType(), getOutput().getType(),
                              getLogsumexp().getType(),
                              getScale().convertToDouble())) ||
@@ -641,8 +616,7 @@ remat::ComputeClass SdpaBackwardOp::classifyCompute() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult DropoutOp::verify() {
-  if (failed(verifyStaticShapes(*this)) ||
-      failed(verifyProbability(*this, getP().convertToDouble())) ||
+  if (failed(verifyProbability(*this, getP().convertToDouble())) ||
       failed(expectType(*this, "result", getResult().getType(),
                         getInput().getType(), "the input's type")))
     return failure();
@@ -658,8 +632,7 @@ remat::ComputeClass DropoutOp::classifyCompute() {
 bool DropoutOp::drawsRandomNumbers() { return true; }
 
 LogicalResult DropoutBackwardOp::verify() {
-  if (failed(verifyStaticShapes(*this)) ||
-      failed(verifyProbability(*this, getP().convertToDouble())) ||
+  if (failed(verifyProbability(*this, getP().convertToDouble())) ||
       failed(expectShape(*this, "mask", getMask().getType(),
                          getGrad().getType().getShape(), "the grad's shape")))
     return failure();
@@ -678,8 +651,7 @@ remat::ComputeClass DropoutBackwardOp::classifyCompute() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult EmbeddingOp::verify() {
-  if (failed(verifyStaticShapes(*this)) ||
-      failed(expectRank(*this, "table", getTable().getType(), 2,
+  if (failed(expectRank(*this, "table", getTable().getType(), 2,
                         "[num_embeddings, embedding_dim]")))
     return failure();
   SmallVector<int64_t> shape(getIndices().getType().getShape());
@@ -700,8 +672,7 @@ int64_t EmbeddingOp::estimateBytesRead() {
 }
 
 LogicalResult EmbeddingBackwardOp::verify() {
-  if (failed(verifyStaticShapes(*this)) ||
-      failed(expectRank(*this, "result", getResult().getType(), 2,
+  if (failed(expectRank(*this, "result", getResult().getType(), 2,
                         "[num_embeddings, embedding_dim]")))
     return failure();
   int64_t embeddingDim = getResult().getType().getDimSize(1);
@@ -733,8 +704,7 @@ LogicalResult verifyCrossEntropyOperands(Operation *op, ShapedType logits,
                                          ShapedType targets, ShapedType loss,
                                          StringRef lossName,
                                          StringRef reduction) {
-  if (failed(verifyStaticShapes(op)) ||
-      failed(verifyReduction(op, reduction)) ||
+  if (failed(verifyReduction(op, reduction)) ||
       failed(expectRank(op, "logits", logits, 2, "[N, C]")) ||
       failed(expectShape(op, "targets", targets, {logits.getDimSize(0)},
                          "[N], one class index per row of the logits")))
@@ -781,8 +751,7 @@ remat::ComputeClass CrossEntropyBackwardOp::classifyCompute() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult Conv2dOp::verify() {
-  if (failed(verifyStaticShapes(*this)) ||
-      failed(verifyConv2d(*this, {"input", "weight", "result"},
+  if (failed(verifyConv2d(*this, {"input", "weight", "result"},
                           getInput().getType(), getWeight().getType(),
                           getResult().getType(), getStrides(), getPadding(),
                           getDilation(), getGroups())))
@@ -805,8 +774,6 @@ remat::ComputeClass Conv2dOp::classifyCompute() {
 }
 
 LogicalResult Conv2dBackwardInputOp::verify() {
-  if (failed(verifyStaticShapes(*this)))
-    return failure();
   return verifyConv2d(*this, {"result", "weight", "grad"},
                       getResult().getType(), getWeight().getType(),
                       getGrad().getType(), getStrides(), getPadding(),
@@ -820,8 +787,6 @@ remat::ComputeClass Conv2dBackwardInputOp::classifyCompute() {
 }
 
 LogicalResult Conv2dBackwardWeightOp::verify() {
-  if (failed(verifyStaticShapes(*this)))
-    return failure();
   return verifyConv2d(*this, {"input", "result", "grad"}, getInput().getType(),
                       getResult().getType(), getGrad().getType(), getStrides(),
                       getPadding(), getDilation(), getGroups());
@@ -838,8 +803,7 @@ remat::ComputeClass Conv2dBackwardWeightOp::classifyCompute() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult MaxPool2dOp::verify() {
-  if (failed(verifyStaticShapes(*this)) ||
-      failed(verifyPool2d(*this, {"input", "", "result"}, getInput().getType(),
+  if (failed(verifyPool2d(*this, {"input", "", "result"}, getInput().getType(),
                           getResult().getType(), getKernel(), getStrides(),
                           getPadding())))
     return failure();
@@ -854,8 +818,7 @@ remat::ComputeClass MaxPool2dOp::classifyCompute() {
 }
 
 LogicalResult MaxPool2dBackwardOp::verify() {
-  if (failed(verifyStaticShapes(*this)) ||
-      failed(verifyPool2d(*this, {"result", "", "grad"}, getResult().getType(),
+  if (failed(verifyPool2d(*this, {"result", "", "grad"}, getResult().getType(),
                           getGrad().getType(), getKernel(), getStrides(),
                           getPadding())))
     return failure();
@@ -870,8 +833,6 @@ remat::ComputeClass MaxPool2dBackwardOp::classifyCompute() {
 }
 
 LogicalResult AvgPool2dOp::verify() {
-  if (failed(verifyStaticShapes(*this)))
-    return failure();
   return verifyPool2d(*this, {"input", "", "result"}, getInput().getType(),
                       getResult().getType(), getKernel(), getStrides(),
                       getPadding());
@@ -884,8 +845,6 @@ remat::ComputeClass AvgPool2dOp::classifyCompute() {
 }
 
 LogicalResult AvgPool2dBackwardOp::verify() {
-  if (failed(verifyStaticShapes(*this)))
-    return failure();
   return verifyPool2d(*this, {"result", "", "grad"}, getResult().getType(),
                       getGrad().getType(), getKernel(), getStrides(),
                       getPadding());

@@ -24,8 +24,8 @@
 // Constraints and base class
 //===----------------------------------------------------------------------===//
 
-def Remat_StatsTensor : RankedTensorOf<[F32]> {
-  let summary = "f32 tensor of saved statistics";
+def Remat_StatsTensor : StaticShapeTensorOf<[F32]> {
+  let summary = "statically shaped f32 tensor of saved statistics";
 }
 def Remat_RngScalar : 0DTensorOf<[I64]> {
   let summary = "rank-0 i64 tensor (RNG seed or offset)";
