@@ -1,0 +1,230 @@
+//===- PlannerPropertyTest.cpp - Invariants on random joint graphs --------===//
+//
+// Part of remat. Thousands of seeded random DAGs (forward ops of every
+// compute class, random tags, random ops with and without RNG state,
+// inverse rules, a backward op per forward op): every plan is complete and
+// simulates, budgets hold, `budget` is never worse than save-all or (when it
+// respects the automatic bans) recompute-all at equal memory, min-cut saves
+// no more than save-all, and plans are deterministic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PlannerTestUtil.h"
+#include "TestGraphs.h"
+
+namespace remat {
+namespace {
+
+constexpr int kNumGraphs = 2000;
+
+/// Every backward op runs exactly once, after every forward op it needs.
+void expectComplete(const Graph &graph, const Plan &plan, uint64_t seed) {
+  std::vector<int> backwardRuns(graph.numOps(), 0);
+  for (OpId op : plan.schedule.steps)
+    if (plan.classification.opPhase[op] == Phase::Backward)
+      ++backwardRuns[op];
+  for (size_t op = 0; op < graph.numOps(); ++op) {
+    if (plan.classification.opPhase[op] == Phase::Backward) {
+      EXPECT_EQ(backwardRuns[op], 1) << "seed " << seed << " op " << op;
+    }
+  }
+  // Every forward value has a decision; every needed one is available.
+  for (ValueId value : plan.classification.forwardValues) {
+    const ValueDecision *decision = plan.find(value);
+    ASSERT_NE(decision, nullptr) << "seed " << seed;
+    EXPECT_FALSE(decision->reason.empty());
+  }
+  for (ValueId value : plan.classification.neededByBackward) {
+    const ValueDecision *decision = plan.find(value);
+    ASSERT_NE(decision, nullptr) << "seed " << seed;
+    EXPECT_NE(decision->decision, Decision::NotNeeded) << "seed " << seed;
+  }
+}
+
+/// Whether a plan replays an op automatic planning must not replay.
+bool recomputesBannedOp(const Graph &graph, const Plan &plan) {
+  std::vector<int> runs(graph.numOps(), 0);
+  for (OpId op : plan.schedule.steps) {
+    const GraphOp &graphOp = graph.op(op);
+    // must_recompute lifts the automatic bans.
+    if (plan.classification.opPhase[op] != Phase::Forward || runs[op]++ == 0 ||
+        graphOp.tags.mustRecompute)
+      continue;
+    ComputeClass computeClass = graphOp.computeClass;
+    bool largeReduction = false;
+    if (computeClass == ComputeClass::Reduction) {
+      int64_t in = graph.value(graphOp.operands.front()).type.numElements();
+      int64_t out = graph.value(graphOp.results.front()).type.numElements();
+      largeReduction = out * 4 < in;
+    }
+    if (computeClass == ComputeClass::Matmul || graphOp.tags.noAutoRecompute ||
+        largeReduction)
+      return true;
+  }
+  return false;
+}
+
+TEST(PlannerProperties, RandomJointGraphs) {
+  int budgetChecks = 0, recomputeAllComparisons = 0;
+  for (uint64_t seed = 1; seed <= kNumGraphs; ++seed) {
+    test::RandomGraphOptions graphOptions;
+    graphOptions.numForwardOps = 4 + static_cast<int>(seed % 17);
+    Graph graph = test::buildRandomJointGraph(seed, graphOptions);
+    ASSERT_TRUE(graph.validate().ok()) << seed;
+
+    PlanOptions options;
+    options.allowInexactDerivation = seed % 2 == 0;
+    std::vector<Plan> plans;
+    for (Strategy strategy :
+         {Strategy::SaveAll, Strategy::RecomputeAll, Strategy::MinCut}) {
+      options.strategy = strategy;
+      absl::StatusOr<Plan> plan = planRematerialization(graph, options);
+      ASSERT_TRUE(plan.ok()) << "seed " << seed << " " << toString(strategy)
+                             << ": " << plan.status();
+      expectComplete(graph, *plan, seed);
+      plans.push_back(*std::move(plan));
+    }
+    const Plan &saveAll = plans[0], &recomputeAll = plans[1],
+               &minCut = plans[2];
+    EXPECT_LE(minCut.simulation.savedBytes, saveAll.simulation.savedBytes)
+        << "seed " << seed;
+    EXPECT_FALSE(recomputesBannedOp(graph, minCut)) << "seed " << seed;
+    // save-all recomputes only what a tag forces.
+    for (const ValueDecision &decision : saveAll.decisions) {
+      if (decision.decision == Decision::Recompute) {
+        EXPECT_NE(decision.reason.find("tagged must_recompute"),
+                  std::string::npos)
+            << "seed " << seed << ": " << decision.reason;
+      }
+    }
+
+    // Budgets: at save-all's peak, and at recompute-all's peak.
+    options.strategy = Strategy::Budget;
+    options.budget = MemoryBudget{MemoryBudget::Kind::Bytes,
+                                  saveAll.simulation.peakBytes, 0};
+    Plan atSaveAll = test::planOrDie(graph, options);
+    EXPECT_LE(atSaveAll.simulation.peakBytes, saveAll.simulation.peakBytes);
+    EXPECT_LE(atSaveAll.simulation.recomputeTimeUs,
+              saveAll.simulation.recomputeTimeUs)
+        << "seed " << seed;
+    EXPECT_FALSE(recomputesBannedOp(graph, atSaveAll)) << "seed " << seed;
+    expectComplete(graph, atSaveAll, seed);
+    if (!recomputesBannedOp(graph, recomputeAll)) {
+      ++recomputeAllComparisons;
+      options.budget = MemoryBudget{MemoryBudget::Kind::Bytes,
+                                    recomputeAll.simulation.peakBytes, 0};
+      absl::StatusOr<Plan> atRecomputeAll =
+          planRematerialization(graph, options);
+      ASSERT_TRUE(atRecomputeAll.ok())
+          << "seed " << seed << ": " << atRecomputeAll.status();
+      EXPECT_LE(atRecomputeAll->simulation.recomputeTimeUs,
+                recomputeAll.simulation.recomputeTimeUs + 1e-9)
+          << "seed " << seed;
+    }
+    for (const char *fraction : {"0.0", "0.3", "0.7", "1.0"}) {
+      options.budget = *parseMemoryBudget(fraction);
+      absl::StatusOr<Plan> plan = planRematerialization(graph, options);
+      ASSERT_TRUE(plan.ok())
+          << "seed " << seed << " budget " << fraction << ": " << plan.status();
+      EXPECT_LE(plan->simulation.peakBytes, *plan->budgetBytes)
+          << "seed " << seed << " budget " << fraction;
+      ++budgetChecks;
+    }
+    // Determinism: planning again gives the same bytes.
+    if (seed % 10 == 0) {
+      options.strategy = Strategy::MinCut;
+      EXPECT_EQ(toText(test::planOrDie(graph, options), graph),
+                toText(test::planOrDie(graph, options), graph))
+          << "seed " << seed;
+      options.strategy = Strategy::Budget;
+      options.budget = *parseMemoryBudget("0.5");
+      EXPECT_EQ(toText(test::planOrDie(graph, options), graph),
+                toText(test::planOrDie(graph, options), graph))
+          << "seed " << seed;
+    }
+  }
+  EXPECT_EQ(budgetChecks, 4 * kNumGraphs);
+  // The comparison must actually run on a good share of the graphs.
+  EXPECT_GT(recomputeAllComparisons, kNumGraphs / 10);
+}
+
+TEST(PlannerProperties, GraphCopiesPlanIdentically) {
+  // Determinism across separately built but equal graphs (no pointer keys).
+  for (uint64_t seed = 1; seed <= 50; ++seed) {
+    Graph first = test::buildRandomJointGraph(seed, {});
+    Graph second = test::buildRandomJointGraph(seed, {});
+    for (Strategy strategy :
+         {Strategy::SaveAll, Strategy::RecomputeAll, Strategy::MinCut}) {
+      PlanOptions options = test::optionsFor(strategy);
+      EXPECT_EQ(toText(test::planOrDie(first, options), first),
+                toText(test::planOrDie(second, options), second));
+    }
+  }
+}
+
+} // namespace
+} // namespace remat
+
+namespace remat {
+namespace {
+
+/// The heuristics are never better than `optimal` at the memory they use:
+/// a heuristic below the optimum reveals a bug in one of the two.
+TEST(PlannerProperties, HeuristicsNeverBeatOptimal) {
+  int compared = 0;
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    test::RandomGraphOptions graphOptions;
+    graphOptions.numForwardOps = 3 + static_cast<int>(seed % 4);
+    Graph graph = test::buildRandomJointGraph(seed, graphOptions);
+    for (Strategy strategy :
+         {Strategy::MinCut, Strategy::SaveAll, Strategy::Budget}) {
+      PlanOptions heuristicOptions = test::optionsFor(strategy);
+      heuristicOptions.budget = *parseMemoryBudget("0.5");
+      Plan heuristic = test::planOrDie(graph, heuristicOptions);
+      if (heuristic.simulation.numDerivations > 0)
+        continue; // derivations are outside the optimal solver's model
+      PlanOptions options = test::optionsFor(Strategy::Optimal);
+      options.budget = MemoryBudget{MemoryBudget::Kind::Bytes,
+                                    heuristic.simulation.peakBytes, 0};
+      options.optimalTimeLimitSeconds = 20;
+      absl::StatusOr<Plan> optimal = planRematerialization(graph, options);
+      if (!optimal.ok() &&
+          optimal.status().code() == absl::StatusCode::kDeadlineExceeded)
+        continue;
+      ASSERT_TRUE(optimal.ok()) << "seed " << seed << ": " << optimal.status();
+      EXPECT_LE(optimal->simulation.peakBytes, heuristic.simulation.peakBytes);
+      EXPECT_LE(optimal->simulation.totalTimeUs,
+                heuristic.simulation.totalTimeUs * (1 + 1e-9) + 1e-9)
+          << "seed " << seed << " " << toString(strategy) << "\n"
+          << toText(heuristic, graph) << toText(*optimal, graph);
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 20);
+}
+
+TEST(PlannerOptimal, CheckmateLinearGraphThroughThePlanner) {
+  Graph graph = test::buildCheckmateLinearGraph(8);
+  PlanOptions options = test::optionsFor(Strategy::Optimal);
+  options.target = *getTargetPreset("cpu");
+  options.budget = MemoryBudget{MemoryBudget::Kind::Bytes, 10, 0};
+  Plan plan = test::planOrDie(graph, options);
+  EXPECT_DOUBLE_EQ(plan.simulation.totalTimeUs, 17);
+  for (ValueId value : plan.classification.neededByBackward)
+    EXPECT_EQ(test::decisionOf(plan, value), Decision::Save);
+  options.budget = MemoryBudget{MemoryBudget::Kind::Bytes, 5, 0};
+  plan = test::planOrDie(graph, options);
+  EXPECT_DOUBLE_EQ(plan.simulation.totalTimeUs, 22);
+  EXPECT_LE(plan.simulation.peakBytes, 5);
+  int recomputed = 0;
+  for (const ValueDecision &decision : plan.decisions)
+    recomputed += decision.decision == Decision::Recompute;
+  EXPECT_GT(recomputed, 0);
+  options.budget = MemoryBudget{MemoryBudget::Kind::Bytes, 2, 0};
+  absl::StatusOr<Plan> infeasible = planRematerialization(graph, options);
+  ASSERT_FALSE(infeasible.ok());
+  EXPECT_EQ(infeasible.status().code(), absl::StatusCode::kResourceExhausted);
+}
+
+} // namespace
+} // namespace remat
