@@ -29,5 +29,5 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.remat_tools_dir, append_path=True)
 
 tool_dirs = [config.remat_tools_dir, config.llvm_tools_dir]
-tools = ["remat-opt", "mlir-opt", "FileCheck", "not", "count", "split-file"]
+tools = ["remat-opt", "remat-diff", "mlir-opt", "FileCheck", "not", "count", "split-file"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -26,6 +26,70 @@ void RematDialect::registerOps() {
       >();
 }
 
+//===----------------------------------------------------------------------===//
+// Plan attributes (written by remat-plan and remat-partition)
+//===----------------------------------------------------------------------===//
+
+namespace {
+bool isDecisionSpelling(StringRef value) {
+  return value == "save" || value == "recompute" || value == "derive" ||
+         value == "not-needed" || value == "input";
+}
+
+/// `remat.decision` / `remat.reason`: one string per value the attribute
+/// describes (`expected` of them); decisions must be known spellings.
+LogicalResult verifyPerValueStrings(Operation *op, StringRef name,
+                                    Attribute value, size_t expected,
+                                    StringRef where) {
+  auto array = dyn_cast<ArrayAttr>(value);
+  if (!array || array.size() != expected ||
+      !llvm::all_of(array, [](Attribute a) { return isa<StringAttr>(a); }))
+    return op->emitError() << "'" << name << "' " << where
+                           << " must be an array of " << expected
+                           << " string(s), one per value";
+  if (name == RematDialect::DecisionAttrHelper::getNameStr())
+    for (Attribute entry : array)
+      if (!isDecisionSpelling(cast<StringAttr>(entry).getValue()))
+        return op->emitError()
+               << "'" << name << "' has unknown decision '"
+               << cast<StringAttr>(entry).getValue()
+               << "'; expected save, recompute, derive, not-needed or input";
+  return success();
+}
+
+/// `remat.derivation`: per result, `unit` or a dictionary naming the inverse
+/// rule, e.g. {via = "layer_out", operand = 0, kind = "subtract-other",
+/// from = ["layer_out", "h"], exact = false}.
+LogicalResult verifyDerivation(Operation *op, Attribute value) {
+  auto array = dyn_cast<ArrayAttr>(value);
+  if (!array || array.size() != op->getNumResults())
+    return op->emitError() << "'remat.derivation' must be an array with one "
+                              "entry per result ("
+                           << op->getNumResults() << ")";
+  auto decisions = op->getAttrOfType<ArrayAttr>(
+      RematDialect::DecisionAttrHelper::getNameStr());
+  for (auto [index, entry] : llvm::enumerate(array)) {
+    if (isa<UnitAttr>(entry))
+      continue;
+    auto dict = dyn_cast<DictionaryAttr>(entry);
+    if (!dict || !dict.getAs<StringAttr>("via") ||
+        !dict.getAs<IntegerAttr>("operand") ||
+        !dict.getAs<StringAttr>("kind") || !dict.getAs<ArrayAttr>("from") ||
+        !dict.getAs<BoolAttr>("exact"))
+      return op->emitError()
+             << "'remat.derivation' entry #" << index
+             << " must be unit or a dictionary with via (string), operand "
+                "(integer), kind (string), from (array) and exact (bool)";
+    if (!decisions || decisions.size() <= index ||
+        cast<StringAttr>(decisions[index]).getValue() != "derive")
+      return op->emitError() << "'remat.derivation' entry #" << index
+                             << " describes a derivation, but the result's "
+                                "'remat.decision' is not \"derive\"";
+  }
+  return success();
+}
+} // namespace
+
 LogicalResult RematDialect::verifyOperationAttribute(Operation *op,
                                                      NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
@@ -127,6 +191,44 @@ LogicalResult RematDialect::verifyOperationAttribute(Operation *op,
                 "its output)";
     return success();
   }
+  if (name == DecisionAttrHelper::getNameStr() ||
+      name == ReasonAttrHelper::getNameStr())
+    return verifyPerValueStrings(op, name, attr.getValue(),
+                                 op->getNumResults(), "on an operation");
+  if (name == DerivationAttrHelper::getNameStr())
+    return verifyDerivation(op, attr.getValue());
+  if (name == PlanAttrHelper::getNameStr() ||
+      name == StageAttrHelper::getNameStr() ||
+      name == SavedValuesAttrHelper::getNameStr()) {
+    if (!isa<FunctionOpInterface>(op))
+      return op->emitError() << "'" << name
+                             << "' is only valid on a function";
+    if (name == PlanAttrHelper::getNameStr()) {
+      auto plan = dyn_cast<DictionaryAttr>(attr.getValue());
+      if (!plan || !plan.getAs<StringAttr>("strategy") ||
+          !plan.getAs<StringAttr>("target") ||
+          !plan.getAs<IntegerAttr>("peak_memory_bytes"))
+        return op->emitError()
+               << "'remat.plan' must be a dictionary with at least strategy "
+                  "(string), target (string) and peak_memory_bytes "
+                  "(integer); it is written by -remat-plan";
+      return success();
+    }
+    if (name == StageAttrHelper::getNameStr()) {
+      auto stage = dyn_cast<StringAttr>(attr.getValue());
+      if (!stage ||
+          (stage.getValue() != "forward" && stage.getValue() != "backward"))
+        return op->emitError()
+               << "'remat.stage' must be \"forward\" or \"backward\"";
+      return success();
+    }
+    auto saved = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!saved ||
+        !llvm::all_of(saved, [](Attribute a) { return isa<StringAttr>(a); }))
+      return op->emitError() << "'remat.saved_values' must be an array of "
+                                "value names";
+    return success();
+  }
   if (name == RoleAttrHelper::getNameStr() || name == GradOfAttrHelper::getNameStr())
     return op->emitError() << "'" << name
                            << "' belongs on function arguments or results, "
@@ -134,7 +236,8 @@ LogicalResult RematDialect::verifyOperationAttribute(Operation *op,
   return op->emitError() << "unknown remat attribute '" << name
                          << "'; known: never_recompute, no_auto_recompute, "
                             "must_recompute, prefer_recompute, prefer_save, "
-                            "name, graph";
+                            "name, graph, decision, reason, derivation, plan, "
+                            "stage, saved_values";
 }
 
 LogicalResult RematDialect::verifyRegionArgAttribute(Operation *op,
@@ -142,9 +245,17 @@ LogicalResult RematDialect::verifyRegionArgAttribute(Operation *op,
                                                      unsigned argIndex,
                                                      NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
+  // remat-plan records the decision for an argument backward reads.
+  if (name == DecisionAttrHelper::getNameStr() ||
+      name == ReasonAttrHelper::getNameStr())
+    return verifyPerValueStrings(op, name, attr.getValue(), 1,
+                                 ("on argument #" + Twine(argIndex)).str());
   if (name != RoleAttrHelper::getNameStr())
     return op->emitError() << "'" << name << "' is not valid on argument #"
-                           << argIndex << "; only 'remat.role' is";
+                           << argIndex
+                           << "; only 'remat.role' is accepted there "
+                              "(remat-plan also writes 'remat.decision' and "
+                              "'remat.reason')";
   auto role = dyn_cast<StringAttr>(attr.getValue());
   StringRef value = role ? role.getValue() : "";
   if (value != "input" && value != "param" && value != "tangent" &&

@@ -34,7 +34,17 @@ def Remat_Dialect : Dialect {
     "::mlir::StringAttr":$name,
     "::mlir::StringAttr":$graph,
     "::mlir::StringAttr":$role,
-    "::mlir::IntegerAttr":$grad_of
+    "::mlir::IntegerAttr":$grad_of,
+    // Written by remat-plan / remat-partition (lib/Transforms): per-result
+    // decisions, reasons and derivations on ops (and on the arguments
+    // backward reads), the plan summary on the function, and the stage and
+    // saved-value order of the partitioned functions.
+    "::mlir::ArrayAttr":$decision,
+    "::mlir::ArrayAttr":$reason,
+    "::mlir::ArrayAttr":$derivation,
+    "::mlir::DictionaryAttr":$plan,
+    "::mlir::StringAttr":$stage,
+    "::mlir::ArrayAttr":$saved_values
   );
 
   let dependentDialects = ["::mlir::func::FuncDialect"];

@@ -1,0 +1,73 @@
+//===- GraphBuilder.h - Build the core graph from a joint function -*- C++
+//-*-===//
+//
+// Part of remat. The adapter between IR and the MLIR-free planning core: it
+// turns a function marked `remat.graph = "joint"` into a remat::Graph
+// through PlannerOpInterface, and keeps the maps back to the IR so passes can
+// write decisions onto the ops they came from.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_TRANSFORMS_GRAPHBUILDER_H
+#define REMAT_TRANSFORMS_GRAPHBUILDER_H
+
+#include "remat/Core/Graph.h"
+
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/Value.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace remat {
+
+/// A joint function as the core sees it, with the correspondence both ways.
+/// Value ids follow IR order: arguments first, then op results in program
+/// order, so the ids (and everything derived from them) are deterministic.
+struct ImportedGraph {
+  Graph graph;
+  std::vector<mlir::Value> valueOf;    // ValueId -> Value
+  std::vector<mlir::Operation *> opOf; // OpId -> Operation
+  llvm::DenseMap<mlir::Value, ValueId> valueIds;
+  llvm::DenseMap<mlir::Operation *, OpId> opIds;
+  /// Unique per function; see buildGraph for how names are chosen.
+  llvm::StringMap<ValueId> valueByName;
+
+  ValueId idOf(mlir::Value value) const {
+    auto it = valueIds.find(value);
+    return it == valueIds.end() ? kNoId : it->second;
+  }
+  OpId idOf(mlir::Operation *op) const {
+    auto it = opIds.find(op);
+    return it == opIds.end() ? kNoId : it->second;
+  }
+  const std::string &nameOf(mlir::Value value) const {
+    return graph.value(idOf(value)).name;
+  }
+};
+
+/// Builds the core graph of `func`, which must carry `remat.graph = "joint"`
+/// and have a single block. Every op in it must implement PlannerOpInterface
+/// (natively or through an external model) or have regions (then it is one
+/// node of class `other` that reads every value its regions capture).
+///
+/// Value names: `remat.name` of the producing op (with `#<i>` appended for
+/// result i of a multi-result op), else the name of a `loc("...")` on an
+/// argument or op, else the SSA name the printer gives it (`%arg0`, `%3`,
+/// `%cst`). A name already taken gets `.1`, `.2`, ... in IR order.
+///
+/// On failure an error naming the op (and how to fix it) has been emitted on
+/// the IR and failure is returned.
+mlir::FailureOr<std::unique_ptr<ImportedGraph>>
+buildGraph(mlir::FunctionOpInterface func);
+
+/// Whether `func` is marked as a joint training graph.
+bool isJointFunction(mlir::FunctionOpInterface func);
+
+} // namespace remat
+
+#endif // REMAT_TRANSFORMS_GRAPHBUILDER_H

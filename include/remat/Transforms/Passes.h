@@ -1,0 +1,87 @@
+//===- Passes.h - remat passes ----------------------------------*- C++ -*-===//
+//
+// Part of remat. Declarations generated from Passes.td, plus the
+// `remat-pipeline` composition (lib/Transforms/Pipelines.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_TRANSFORMS_PASSES_H
+#define REMAT_TRANSFORMS_PASSES_H
+
+#include "remat/Dialect/Remat/IR/RematDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassOptions.h"
+
+#include <memory>
+#include <string>
+
+namespace remat {
+
+#define GEN_PASS_DECL
+#include "remat/Transforms/Passes.h.inc"
+
+/// Options of `remat-pipeline`: the options of `remat-plan`, plus where to
+/// write the report (none when `report` is empty).
+struct RematPipelineOptions
+    : public mlir::PassPipelineOptions<RematPipelineOptions> {
+  Option<std::string> strategy{*this, "strategy",
+                               llvm::cl::desc("Planning strategy: save-all, "
+                                              "recompute-all, min-cut, budget "
+                                              "or optimal"),
+                               llvm::cl::init("min-cut")};
+  Option<std::string> memoryBudget{
+      *this, "memory-budget",
+      llvm::cl::desc("Activation memory budget (bytes with optional "
+                     "KiB/MiB/GiB suffix, or a fraction like 0.5)"),
+      llvm::cl::init("")};
+  Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("Cost-model preset: h100, h200, a100, mi300x or cpu"),
+      llvm::cl::init("h100")};
+  Option<std::string> targetFile{
+      *this, "target-file",
+      llvm::cl::desc("JSON file overriding fields of a target preset"),
+      llvm::cl::init("")};
+  Option<std::string> policy{
+      *this, "policy",
+      llvm::cl::desc("Name policy, e.g. save_only_these_names:query_proj"),
+      llvm::cl::init("")};
+  Option<bool> allowInexactDerivation{
+      *this, "allow-inexact-derivation",
+      llvm::cl::desc("Allow floating-point derivations"),
+      llvm::cl::init(false)};
+  Option<bool> emitRemarks{*this, "emit-remarks",
+                           llvm::cl::desc("Emit every decision as a remark"),
+                           llvm::cl::init(false)};
+  Option<std::string> report{
+      *this, "report",
+      llvm::cl::desc("Also write the plan report to this file (- for "
+                     "stdout); no report when empty"),
+      llvm::cl::init("")};
+  Option<std::string> reportFormat{
+      *this, "report-format",
+      llvm::cl::desc("Format of the report: json or text"),
+      llvm::cl::init("json")};
+};
+
+/// remat-plan, then remat-report when `options.report` is set (it reads the
+/// joint function, so it runs before partitioning), then remat-partition.
+void buildRematPipeline(mlir::OpPassManager &pm,
+                        const RematPipelineOptions &options);
+
+/// Registers `remat-pipeline`.
+void registerRematPipelines();
+
+#define GEN_PASS_REGISTRATION
+#include "remat/Transforms/Passes.h.inc"
+
+} // namespace remat
+
+#endif // REMAT_TRANSFORMS_PASSES_H

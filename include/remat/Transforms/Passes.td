@@ -1,0 +1,137 @@
+//===- Passes.td - remat passes ----------------------------*- tablegen -*-===//
+//
+// Part of remat. Every pass of lib/Transforms; `ninja remat-doc` turns this
+// file into docs/Passes.md-style pages under build/docs/.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_TRANSFORMS_PASSES_TD
+#define REMAT_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def RematPlanPass : Pass<"remat-plan", "::mlir::ModuleOp"> {
+  let summary = "Decide, for every forward value of a joint training graph, "
+                "whether backward saves, recomputes or derives it";
+  let description = [{
+    Builds the planning core's graph from every function marked
+    `remat.graph = "joint"` (through `PlannerOpInterface`, so it works on
+    remat ops, on `remat.opaque`, and on upstream arith/math/tensor/linalg
+    ops that have an external model), runs the chosen strategy and records
+    the plan on the IR:
+
+    * on every forward op, `remat.decision` (one of `save`, `recompute`,
+      `derive`, `not-needed` per result) and `remat.reason` (one sentence
+      per result), plus `remat.derivation` when a result is derived;
+    * on every function argument backward reads, `remat.decision =
+      ["input"]` and its reason;
+    * on the function, `remat.plan`: strategy, target, budget, the
+      simulated peak memory, saved bytes, recompute FLOPs and time.
+
+    Example:
+
+    ```mlir
+    %q = remat.matmul %x, %wq {remat.name = "query_proj",
+                               remat.decision = ["save"],
+                               remat.reason = ["saved: ..."]} : ...
+    ```
+
+    Errors (each reported once, on the function, and the pass fails): an
+    infeasible budget (naming the smallest feasible one), a malformed policy,
+    strategy, target or budget, a module without a joint function, an op the
+    planner knows nothing about, and contradictory tags.
+  }];
+  let options = [
+    Option<"strategy", "strategy", "std::string", /*default=*/"\"min-cut\"",
+           "Planning strategy: save-all, recompute-all, min-cut, budget or "
+           "optimal">,
+    Option<"memoryBudget", "memory-budget", "std::string", /*default=*/"\"\"",
+           "Activation memory budget for `budget` and `optimal`: bytes with "
+           "an optional KiB/MiB/GiB suffix (`512MiB`), or a fraction in "
+           "[0, 1] between the recompute-all and save-all peaks (`0.5`)">,
+    Option<"target", "target", "std::string", /*default=*/"\"h100\"",
+           "Cost-model preset: h100, h200, a100, mi300x or cpu">,
+    Option<"targetFile", "target-file", "std::string", /*default=*/"\"\"",
+           "JSON file overriding fields of a preset, e.g. "
+           "{\"base\": \"h100\", \"memory_bandwidth\": 3.0e12}">,
+    Option<"policy", "policy", "std::string", /*default=*/"\"\"",
+           "Name policy layered over the strategy, e.g. "
+           "`save_only_these_names:query_proj,key_proj`, `dots_saveable`">,
+    Option<"allowInexactDerivation", "allow-inexact-derivation", "bool",
+           /*default=*/"false",
+           "Allow floating-point derivations (e.g. a = c - b) whose result "
+           "may differ from the original in the last bits">,
+    Option<"emitRemarks", "emit-remarks", "bool", /*default=*/"false",
+           "Emit every decision as a remark on its op">,
+  ];
+  let statistics = [
+    Statistic<"numSaved", "saved-values", "Forward values saved for backward">,
+    Statistic<"numRecomputed", "recomputed-values",
+              "Forward values recomputed in backward">,
+    Statistic<"numDerived", "derived-values",
+              "Forward values derived algebraically in backward">,
+  ];
+  let dependentDialects = ["::remat::RematDialect"];
+}
+
+def RematPartitionPass : Pass<"remat-partition", "::mlir::ModuleOp"> {
+  let summary = "Split each planned joint function into a forward and a "
+                "backward function";
+  let description = [{
+    For every function `@f` that `remat-plan` planned, creates
+
+    * `@f_forward`: takes the joint function's non-tangent arguments (in
+      order) and returns its outputs followed by the saved values;
+    * `@f_backward`: takes the saved values, followed by every argument of
+      the joint function (in order; tangents included), and returns the
+      gradients in the joint function's order. Values the plan recomputes are
+      cloned just before their first use; derived values are rebuilt from
+      the inverse rule the plan chose.
+
+    Both functions carry `remat.stage = "forward"` / `"backward"` and
+    `remat.saved_values`, the names of the saved values in the order they
+    are passed. The joint function is erased unless `keep-joint` is set
+    (it still carries the plan, for `remat-report`).
+  }];
+  let options = [
+    Option<"keepJoint", "keep-joint", "bool", /*default=*/"false",
+           "Keep the planned joint function next to the forward/backward "
+           "pair">,
+  ];
+  let statistics = [
+    Statistic<"numRecomputedOps", "recomputed-ops",
+              "Ops cloned into backward to recompute a value">,
+    Statistic<"numDerivationOps", "derivation-ops",
+              "Ops emitted into backward to derive a value">,
+  ];
+  let dependentDialects = [
+    "::remat::RematDialect", "::mlir::func::FuncDialect",
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+    "::mlir::tensor::TensorDialect", "::mlir::linalg::LinalgDialect",
+  ];
+}
+
+def RematReportPass : Pass<"remat-report", "::mlir::ModuleOp"> {
+  let summary = "Write the plan of every planned joint function as JSON or "
+                "a text table";
+  let description = [{
+    Reads the decisions `remat-plan` recorded and writes, per function, a
+    report with `function`, `strategy`, `target`, `budget_bytes`,
+    `peak_memory_bytes`, `saved_bytes`, `recompute_flops`,
+    `predicted_recompute_time_us` and one entry per forward value (`name`,
+    `op`, `shape`, `dtype`, `bytes`, `decision`, `reason`, `derived_from`,
+    `compute_class`, `tags`). Values are in IR order, numbers are printed
+    with a fixed format and nothing depends on time, so the same plan gives
+    the same bytes. With one planned function the JSON is one object; with
+    several it is an array of objects, in module order. The IR is not
+    changed. Run it before `remat-partition` (or with `keep-joint`).
+  }];
+  let options = [
+    Option<"format", "format", "std::string", /*default=*/"\"json\"",
+           "Report format: json or text">,
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "File to write, or - for stdout">,
+  ];
+}
+
+#endif // REMAT_TRANSFORMS_PASSES_TD

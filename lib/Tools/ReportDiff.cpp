@@ -1,0 +1,471 @@
+//===- ReportDiff.cpp - Compare two remat-report JSON files ---------------===//
+//
+// Part of remat. What counts as a regression is decided here and documented
+// in docs/UserGuide.md ("remat-diff in CI").
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Tools/ReportDiff.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/GlobPattern.h"
+#include "llvm/Support/JSON.h"
+
+#include <array>
+#include <cmath>
+#include <map>
+#include <optional>
+
+using llvm::StringRef;
+
+namespace remat {
+
+llvm::Expected<double> parsePercent(StringRef text) {
+  StringRef number = text.trim();
+  number.consume_back("%");
+  double value = 0;
+  if (number.empty() || number.getAsDouble(value) || !(value >= 0))
+    return llvm::createStringError(
+        "'" + text.str() +
+        "' is not a percentage; write e.g. 2% (or 2), 0.5%, 0%");
+  return value;
+}
+
+StringRef toString(ChangeKind kind) {
+  switch (kind) {
+  case ChangeKind::FunctionRemoved:
+    return "function-removed";
+  case ChangeKind::FunctionAdded:
+    return "function-added";
+  case ChangeKind::ValueRemoved:
+    return "value-removed";
+  case ChangeKind::ValueAdded:
+    return "value-added";
+  case ChangeKind::Shape:
+    return "shape";
+  case ChangeKind::Decision:
+    return "decision";
+  case ChangeKind::PeakMemory:
+    return "peak-memory";
+  case ChangeKind::RecomputeTime:
+    return "recompute-time";
+  case ChangeKind::SavedBytes:
+    return "saved-bytes";
+  case ChangeKind::RecomputeFlops:
+    return "recompute-flops";
+  case ChangeKind::Strategy:
+    return "strategy";
+  case ChangeKind::Target:
+    return "target";
+  }
+  return "?";
+}
+
+namespace {
+
+std::optional<ChangeKind> parseChangeKind(StringRef text) {
+  for (int kind = 0; kind <= static_cast<int>(ChangeKind::Target); ++kind)
+    if (toString(static_cast<ChangeKind>(kind)) == text)
+      return static_cast<ChangeKind>(kind);
+  return std::nullopt;
+}
+
+bool globMatches(const std::string &pattern, StringRef text) {
+  llvm::Expected<llvm::GlobPattern> glob = llvm::GlobPattern::create(pattern);
+  if (!glob) {
+    llvm::consumeError(glob.takeError());
+    return pattern == text;
+  }
+  return glob->match(text);
+}
+
+} // namespace
+
+bool AllowList::allows(const Change &change) const {
+  for (const AllowRule &rule : rules) {
+    if (rule.kind != change.kind ||
+        !globMatches(rule.functionPattern, change.function))
+      continue;
+    if (!change.value.empty() && !globMatches(rule.valuePattern, change.value))
+      continue;
+    if (!rule.fromDecision.empty() &&
+        (rule.fromDecision != change.before || rule.toDecision != change.after))
+      continue;
+    return true;
+  }
+  return false;
+}
+
+llvm::Expected<AllowList> parseAllowList(StringRef text, StringRef fileName) {
+  AllowList list;
+  llvm::SmallVector<StringRef> lines;
+  text.split(lines, '\n');
+  for (auto [index, rawLine] : llvm::enumerate(lines)) {
+    unsigned lineNumber = static_cast<unsigned>(index) + 1;
+    StringRef line = rawLine.split('#').first.trim();
+    if (line.empty())
+      continue;
+    llvm::SmallVector<StringRef> fields;
+    line.split(fields, ' ', -1, /*KeepEmpty=*/false);
+    auto fail = [&](const llvm::Twine &why) {
+      return llvm::createStringError(fileName + ":" + llvm::Twine(lineNumber) +
+                                     ": " + why);
+    };
+    std::optional<ChangeKind> kind = parseChangeKind(fields[0]);
+    if (!kind)
+      return fail("unknown change '" + fields[0] +
+                  "'; expected one of function-removed, function-added, "
+                  "value-removed, value-added, shape, decision, peak-memory, "
+                  "recompute-time, saved-bytes, recompute-flops, strategy, "
+                  "target");
+    if (fields.size() < 2 || fields.size() > 4)
+      return fail("expected '<change> <function> [<value> "
+                  "[<from>-><to>]]', got " +
+                  llvm::Twine(fields.size()) + " field(s)");
+    AllowRule rule;
+    rule.kind = *kind;
+    rule.line = lineNumber;
+    rule.functionPattern = fields[1].str();
+    rule.valuePattern = fields.size() > 2 ? fields[2].str() : "*";
+    if (fields.size() == 4) {
+      if (*kind != ChangeKind::Decision)
+        return fail("a '<from>-><to>' transition is only valid for "
+                    "'decision' rules");
+      auto [from, to] = fields[3].split("->");
+      if (from.empty() || to.empty() || !fields[3].contains("->"))
+        return fail("malformed transition '" + fields[3] +
+                    "'; write e.g. save->recompute");
+      rule.fromDecision = from.str();
+      rule.toDecision = to.str();
+    }
+    for (const std::string &pattern : {rule.functionPattern, rule.valuePattern})
+      if (llvm::Expected<llvm::GlobPattern> glob =
+              llvm::GlobPattern::create(pattern);
+          !glob)
+        return fail("bad pattern '" + pattern +
+                    "': " + llvm::toString(glob.takeError()));
+    list.rules.push_back(std::move(rule));
+  }
+  return list;
+}
+
+size_t DiffResult::numRegressions() const {
+  return llvm::count_if(changes, [](const Change &change) {
+    return change.regression && !change.allowed;
+  });
+}
+
+size_t DiffResult::numAllowedRegressions() const {
+  return llvm::count_if(changes, [](const Change &change) {
+    return change.regression && change.allowed;
+  });
+}
+
+namespace {
+
+struct ValueFacts {
+  std::string name, op, dtype, decision, computeClass;
+  std::vector<int64_t> shape;
+  int64_t bytes = 0;
+  std::vector<std::string> tags;
+};
+
+struct FunctionFacts {
+  std::string name, strategy, target;
+  double peakMemory = 0, savedBytes = 0, recomputeFlops = 0,
+         recomputeTimeUs = 0;
+  std::vector<ValueFacts> values;
+  const ValueFacts *find(StringRef name) const {
+    for (const ValueFacts &value : values)
+      if (value.name == name)
+        return &value;
+    return nullptr;
+  }
+};
+
+class ReportReader {
+public:
+  explicit ReportReader(StringRef fileName) : fileName(fileName) {}
+
+  llvm::Expected<std::vector<FunctionFacts>> read(StringRef text) {
+    llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text);
+    if (!parsed)
+      return error("not valid JSON: " + llvm::toString(parsed.takeError()));
+    std::vector<FunctionFacts> functions;
+    if (const llvm::json::Array *array = parsed->getAsArray()) {
+      for (const llvm::json::Value &entry : *array)
+        if (llvm::Error err = readFunction(entry, functions))
+          return std::move(err);
+    } else if (llvm::Error err = readFunction(*parsed, functions)) {
+      return std::move(err);
+    }
+    return functions;
+  }
+
+private:
+  llvm::Error error(const llvm::Twine &why) {
+    return llvm::createStringError(fileName + ": " + why);
+  }
+
+  llvm::Error readFunction(const llvm::json::Value &value,
+                           std::vector<FunctionFacts> &functions) {
+    const llvm::json::Object *object = value.getAsObject();
+    if (!object)
+      return error("expected a remat-report object (or an array of them)");
+    FunctionFacts facts;
+    std::optional<StringRef> name = object->getString("function");
+    if (!name)
+      return error("a report has no \"function\" string; is this a "
+                   "remat-report JSON file?");
+    facts.name = name->str();
+    auto where = [&](StringRef field) {
+      return "function '" + facts.name + "': field \"" + field.str() + "\"";
+    };
+    facts.strategy = object->getString("strategy").value_or("").str();
+    facts.target = object->getString("target").value_or("").str();
+    for (auto [field, slot] :
+         {std::pair<StringRef, double *>{"peak_memory_bytes",
+                                         &facts.peakMemory},
+          {"saved_bytes", &facts.savedBytes},
+          {"recompute_flops", &facts.recomputeFlops},
+          {"predicted_recompute_time_us", &facts.recomputeTimeUs}}) {
+      std::optional<double> number = object->getNumber(field);
+      if (!number)
+        return error(where(field) + " is missing or not a number");
+      *slot = *number;
+    }
+    const llvm::json::Array *values = object->getArray("values");
+    if (!values)
+      return error(where("values") + " is missing or not an array");
+    for (const llvm::json::Value &entry : *values) {
+      const llvm::json::Object *valueObject = entry.getAsObject();
+      if (!valueObject)
+        return error(where("values") + " holds a non-object entry");
+      ValueFacts fact;
+      std::optional<StringRef> valueName = valueObject->getString("name");
+      std::optional<StringRef> decision = valueObject->getString("decision");
+      if (!valueName || !decision)
+        return error(where("values") +
+                     " has an entry without \"name\" or \"decision\"");
+      fact.name = valueName->str();
+      fact.decision = decision->str();
+      fact.op = valueObject->getString("op").value_or("").str();
+      fact.dtype = valueObject->getString("dtype").value_or("").str();
+      fact.computeClass =
+          valueObject->getString("compute_class").value_or("").str();
+      fact.bytes = valueObject->getInteger("bytes").value_or(0);
+      if (const llvm::json::Array *shape = valueObject->getArray("shape"))
+        for (const llvm::json::Value &dim : *shape)
+          fact.shape.push_back(dim.getAsInteger().value_or(-1));
+      if (const llvm::json::Array *tags = valueObject->getArray("tags"))
+        for (const llvm::json::Value &tag : *tags)
+          if (std::optional<StringRef> text = tag.getAsString())
+            fact.tags.push_back(text->str());
+      facts.values.push_back(std::move(fact));
+    }
+    functions.push_back(std::move(facts));
+    return llvm::Error::success();
+  }
+
+  std::string fileName;
+};
+
+std::string shapeText(const ValueFacts &value) {
+  std::string text;
+  for (int64_t dim : value.shape)
+    text += std::to_string(dim) + "x";
+  return text + value.dtype;
+}
+
+std::string numberText(double value) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (value == std::floor(value) && std::fabs(value) < 1e18)
+    os << static_cast<int64_t>(value);
+  else
+    os << llvm::format("%.6g", value);
+  return text;
+}
+
+/// Relative increase in percent; +inf when growing from zero.
+double increasePercent(double before, double after) {
+  if (after <= before)
+    return 0;
+  if (before <= 0)
+    return INFINITY;
+  return (after - before) / before * 100.0;
+}
+
+std::string percentText(double percent) {
+  if (std::isinf(percent))
+    return "from 0";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::format("+%.2f%%", percent);
+  return text;
+}
+
+/// Why moving `value` from save to recompute is a regression, or empty.
+std::string expensiveRecompute(const ValueFacts &before,
+                               const ValueFacts &after) {
+  for (const ValueFacts *facts : {&after, &before})
+    for (const std::string &tag : facts->tags)
+      if (tag == "never_recompute" || tag == "no_auto_recompute" ||
+          tag == "prefer_save")
+        return "its op is tagged " + tag + " but is now recomputed";
+  StringRef computeClass = after.computeClass;
+  if (computeClass == "matmul" || computeClass == "conv" ||
+      computeClass == "attention")
+    return "its op is compute-intensive (" + computeClass.str() +
+           ") and is now recomputed";
+  return "";
+}
+
+void compareFunction(const FunctionFacts &before, const FunctionFacts &after,
+                     const DiffThresholds &thresholds,
+                     std::vector<Change> &changes) {
+  auto add = [&](ChangeKind kind, std::string value, std::string from,
+                 std::string to, bool regression, std::string note) {
+    changes.push_back(Change{kind, before.name, std::move(value),
+                             std::move(from), std::move(to), regression, false,
+                             std::move(note)});
+  };
+  if (before.strategy != after.strategy)
+    add(ChangeKind::Strategy, "", before.strategy, after.strategy, false, "");
+  if (before.target != after.target)
+    add(ChangeKind::Target, "", before.target, after.target, false, "");
+  if (before.peakMemory != after.peakMemory) {
+    double percent = increasePercent(before.peakMemory, after.peakMemory);
+    bool regression = percent > thresholds.maxMemoryIncreasePercent;
+    add(ChangeKind::PeakMemory, "", numberText(before.peakMemory),
+        numberText(after.peakMemory), regression,
+        percent > 0
+            ? percentText(percent) + (regression ? " > " : " <= ") +
+                  numberText(thresholds.maxMemoryIncreasePercent) + "% allowed"
+            : "decreased");
+  }
+  if (before.recomputeTimeUs != after.recomputeTimeUs) {
+    double percent =
+        increasePercent(before.recomputeTimeUs, after.recomputeTimeUs);
+    bool regression = percent > thresholds.maxRecomputeIncreasePercent;
+    add(ChangeKind::RecomputeTime, "", numberText(before.recomputeTimeUs),
+        numberText(after.recomputeTimeUs), regression,
+        percent > 0 ? percentText(percent) + (regression ? " > " : " <= ") +
+                          numberText(thresholds.maxRecomputeIncreasePercent) +
+                          "% allowed"
+                    : "decreased");
+  }
+  if (before.savedBytes != after.savedBytes)
+    add(ChangeKind::SavedBytes, "", numberText(before.savedBytes),
+        numberText(after.savedBytes), false, "");
+  if (before.recomputeFlops != after.recomputeFlops)
+    add(ChangeKind::RecomputeFlops, "", numberText(before.recomputeFlops),
+        numberText(after.recomputeFlops), false, "");
+
+  for (const ValueFacts &old : before.values) {
+    const ValueFacts *now = after.find(old.name);
+    if (!now) {
+      add(ChangeKind::ValueRemoved, old.name, old.decision, "-", true,
+          "the value no longer exists");
+      continue;
+    }
+    if (old.shape != now->shape || old.dtype != now->dtype)
+      add(ChangeKind::Shape, old.name, shapeText(old), shapeText(*now), true,
+          "shape or element type changed");
+    if (old.decision != now->decision) {
+      std::string why = old.decision == "save" && now->decision == "recompute"
+                            ? expensiveRecompute(old, *now)
+                            : "";
+      add(ChangeKind::Decision, old.name, old.decision, now->decision,
+          !why.empty(), why);
+    }
+  }
+  for (const ValueFacts &now : after.values)
+    if (!before.find(now.name))
+      add(ChangeKind::ValueAdded, now.name, "-", now.decision, false, "");
+}
+
+} // namespace
+
+llvm::Expected<DiffResult> diffReports(StringRef oldJson, StringRef oldName,
+                                       StringRef newJson, StringRef newName,
+                                       const DiffThresholds &thresholds,
+                                       const AllowList &allow) {
+  llvm::Expected<std::vector<FunctionFacts>> before =
+      ReportReader(oldName).read(oldJson);
+  if (!before)
+    return before.takeError();
+  llvm::Expected<std::vector<FunctionFacts>> after =
+      ReportReader(newName).read(newJson);
+  if (!after)
+    return after.takeError();
+
+  DiffResult result;
+  auto findIn = [](const std::vector<FunctionFacts> &functions,
+                   StringRef name) -> const FunctionFacts * {
+    for (const FunctionFacts &function : functions)
+      if (function.name == name)
+        return &function;
+    return nullptr;
+  };
+  for (const FunctionFacts &old : *before) {
+    const FunctionFacts *now = findIn(*after, old.name);
+    if (!now) {
+      result.changes.push_back(Change{ChangeKind::FunctionRemoved, old.name, "",
+                                      "planned", "-", true, false,
+                                      "the function is no longer planned"});
+      continue;
+    }
+    compareFunction(old, *now, thresholds, result.changes);
+  }
+  for (const FunctionFacts &now : *after)
+    if (!findIn(*before, now.name))
+      result.changes.push_back(Change{ChangeKind::FunctionAdded, now.name, "",
+                                      "-", "planned", false, false, ""});
+  for (Change &change : result.changes)
+    change.allowed = change.regression && allow.allows(change);
+  return result;
+}
+
+void printDiff(llvm::raw_ostream &os, const DiffResult &result) {
+  if (result.changes.empty()) {
+    os << "remat-diff: no changes\n";
+    return;
+  }
+  std::vector<std::array<std::string, 7>> rows;
+  rows.push_back(
+      {"CHANGE", "FUNCTION", "VALUE", "OLD", "NEW", "VERDICT", "NOTE"});
+  for (const Change &change : result.changes) {
+    std::string verdict = !change.regression ? "ok"
+                          : change.allowed   ? "allowed"
+                                             : "REGRESSION";
+    rows.push_back({toString(change.kind).str(), change.function,
+                    change.value.empty() ? "-" : change.value, change.before,
+                    change.after, verdict, change.note});
+  }
+  std::array<size_t, 7> widths = {};
+  for (const auto &row : rows)
+    for (size_t column = 0; column < row.size(); ++column)
+      widths[column] = std::max(widths[column], row[column].size());
+  for (const auto &row : rows) {
+    std::string line;
+    for (size_t column = 0; column < row.size(); ++column) {
+      line += row[column];
+      if (column + 1 < row.size())
+        line.append(widths[column] - row[column].size() + 2, ' ');
+    }
+    os << StringRef(line).rtrim() << "\n";
+  }
+  size_t regressions = result.numRegressions();
+  size_t allowed = result.numAllowedRegressions();
+  os << "remat-diff: " << result.changes.size() << " change(s), " << regressions
+     << " regression(s)";
+  if (allowed)
+    os << ", " << allowed << " allowed by the allow file";
+  os << "\n";
+}
+
+} // namespace remat

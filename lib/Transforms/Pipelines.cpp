@@ -1,0 +1,47 @@
+//===- Pipelines.cpp - remat pass pipelines -------------------------------===//
+//
+// Part of remat. The one place where remat's passes are composed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Transforms/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+
+namespace remat {
+
+void buildRematPipeline(OpPassManager &pm,
+                        const RematPipelineOptions &options) {
+  RematPlanPassOptions plan;
+  plan.strategy = options.strategy;
+  plan.memoryBudget = options.memoryBudget;
+  plan.target = options.target;
+  plan.targetFile = options.targetFile;
+  plan.policy = options.policy;
+  plan.allowInexactDerivation = options.allowInexactDerivation;
+  plan.emitRemarks = options.emitRemarks;
+  pm.addPass(createRematPlanPass(plan));
+  // The report reads the plan off the joint function, which partitioning
+  // replaces, so it runs in between.
+  if (!options.report.empty()) {
+    RematReportPassOptions report;
+    report.format = options.reportFormat;
+    report.output = options.report;
+    pm.addPass(createRematReportPass(report));
+  }
+  pm.addPass(createRematPartitionPass());
+}
+
+void registerRematPipelines() {
+  PassPipelineRegistration<RematPipelineOptions>(
+      "remat-pipeline",
+      "Plan every joint function (remat-plan), optionally write the report "
+      "(report=FILE), and split it into forward and backward functions "
+      "(remat-partition)",
+      buildRematPipeline);
+}
+
+} // namespace remat

@@ -1,0 +1,280 @@
+//===- PlanAttributes.cpp - The plan as IR attributes ---------------------===//
+//
+// Part of remat.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Transforms/PlanAttributes.h"
+
+#include "remat/Dialect/Remat/IR/RematDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+
+namespace remat {
+
+StringRef decisionSpelling(Decision decision) {
+  switch (decision) {
+  case Decision::Save:
+    return "save";
+  case Decision::Recompute:
+    return "recompute";
+  case Decision::Derive:
+    return "derive";
+  case Decision::NotNeeded:
+    return "not-needed";
+  case Decision::Input:
+    return "input";
+  }
+  return "?";
+}
+
+std::optional<Decision> parseDecision(StringRef spelling) {
+  return llvm::StringSwitch<std::optional<Decision>>(spelling)
+      .Case("save", Decision::Save)
+      .Case("recompute", Decision::Recompute)
+      .Case("derive", Decision::Derive)
+      .Case("not-needed", Decision::NotNeeded)
+      .Case("input", Decision::Input)
+      .Default(std::nullopt);
+}
+
+std::optional<InverseKind> parseInverseKind(StringRef spelling) {
+  for (int kind = 0; kind <= static_cast<int>(InverseKind::Cast); ++kind) {
+    auto candidate = static_cast<InverseKind>(kind);
+    if (toString(candidate) ==
+        std::string_view(spelling.data(), spelling.size()))
+      return candidate;
+  }
+  return std::nullopt;
+}
+
+namespace {
+StringAttr str(Builder &builder, std::string_view text) {
+  return builder.getStringAttr(StringRef(text.data(), text.size()));
+}
+
+Attribute derivationAttr(Builder &builder, const ImportedGraph &imported,
+                         const Derivation &derivation) {
+  const Graph &graph = imported.graph;
+  const GraphOp &via = graph.op(derivation.viaOp);
+  SmallVector<Attribute> from;
+  for (ValueId id : derivation.from)
+    from.push_back(str(builder, graph.value(id).name));
+  SmallVector<NamedAttribute> fields = {
+      builder.getNamedAttr("via",
+                           str(builder, graph.value(via.results[0]).name)),
+      builder.getNamedAttr("operand", builder.getI64IntegerAttr(
+                                          derivation.rule.recoveredOperand)),
+      builder.getNamedAttr("kind",
+                           str(builder, toString(derivation.rule.kind))),
+      builder.getNamedAttr("from", builder.getArrayAttr(from)),
+      builder.getNamedAttr("exact", builder.getBoolAttr(derivation.exact)),
+  };
+  return builder.getDictionaryAttr(fields);
+}
+} // namespace
+
+LogicalResult recordPlan(FunctionOpInterface func,
+                         const ImportedGraph &imported, const Plan &plan,
+                         const PlanRequest &request) {
+  Builder builder(func.getContext());
+  const Graph &graph = imported.graph;
+  StringRef decisionName = RematDialect::DecisionAttrHelper::getNameStr();
+  StringRef reasonName = RematDialect::ReasonAttrHelper::getNameStr();
+  StringRef derivationName = RematDialect::DerivationAttrHelper::getNameStr();
+
+  // Arguments backward reads.
+  for (unsigned index = 0, e = func.getNumArguments(); index < e; ++index) {
+    func.removeArgAttr(index, decisionName);
+    func.removeArgAttr(index, reasonName);
+    const ValueDecision *decision =
+        plan.find(imported.idOf(func.getArgument(index)));
+    if (!decision)
+      continue;
+    func.setArgAttr(
+        index, decisionName,
+        builder.getStrArrayAttr({decisionSpelling(decision->decision)}));
+    func.setArgAttr(index, reasonName,
+                    builder.getStrArrayAttr({decision->reason}));
+  }
+
+  // Forward ops: one entry per result.
+  for (OpId opId = 0; opId < static_cast<OpId>(graph.numOps()); ++opId) {
+    Operation *op = imported.opOf[opId];
+    op->removeAttr(decisionName);
+    op->removeAttr(reasonName);
+    op->removeAttr(derivationName);
+    if (plan.classification.opPhase[opId] != Phase::Forward)
+      continue;
+    const GraphOp &node = graph.op(opId);
+    if (node.results.empty())
+      continue;
+    SmallVector<Attribute> decisions, reasons, derivations;
+    bool anyDerived = false;
+    for (ValueId result : node.results) {
+      const ValueDecision *decision = plan.find(result);
+      if (!decision)
+        return op->emitError()
+               << "remat-plan: internal error: the planner returned no "
+                  "decision for forward value '"
+               << graph.value(result).name << "'";
+      decisions.push_back(
+          builder.getStringAttr(decisionSpelling(decision->decision)));
+      reasons.push_back(builder.getStringAttr(decision->reason));
+      if (decision->decision == Decision::Derive && decision->derivation) {
+        derivations.push_back(
+            derivationAttr(builder, imported, *decision->derivation));
+        anyDerived = true;
+      } else {
+        derivations.push_back(builder.getUnitAttr());
+      }
+    }
+    op->setAttr(decisionName, builder.getArrayAttr(decisions));
+    op->setAttr(reasonName, builder.getArrayAttr(reasons));
+    if (anyDerived)
+      op->setAttr(derivationName, builder.getArrayAttr(derivations));
+  }
+
+  const SimulationResult &sim = plan.simulation;
+  SmallVector<NamedAttribute> summary = {
+      builder.getNamedAttr("strategy", str(builder, toString(plan.strategy))),
+      builder.getNamedAttr("target", builder.getStringAttr(plan.targetName)),
+      builder.getNamedAttr("peak_memory_bytes",
+                           builder.getI64IntegerAttr(sim.peakBytes)),
+      builder.getNamedAttr("saved_bytes",
+                           builder.getI64IntegerAttr(sim.savedBytes)),
+      builder.getNamedAttr("input_bytes",
+                           builder.getI64IntegerAttr(sim.inputBytes)),
+      builder.getNamedAttr("parameter_bytes",
+                           builder.getI64IntegerAttr(sim.parameterBytes)),
+      builder.getNamedAttr("recompute_flops",
+                           builder.getF64FloatAttr(sim.recomputeFlops)),
+      builder.getNamedAttr("predicted_recompute_time_us",
+                           builder.getF64FloatAttr(sim.recomputeTimeUs)),
+      builder.getNamedAttr("predicted_total_time_us",
+                           builder.getF64FloatAttr(sim.totalTimeUs)),
+      builder.getNamedAttr("allow_inexact_derivation",
+                           builder.getBoolAttr(request.allowInexactDerivation)),
+      builder.getNamedAttr("uses_inexact_derivation",
+                           builder.getBoolAttr(plan.usesInexactDerivation)),
+  };
+  if (plan.budgetBytes)
+    summary.push_back(builder.getNamedAttr(
+        "budget_bytes", builder.getI64IntegerAttr(*plan.budgetBytes)));
+  if (!request.policy.empty())
+    summary.push_back(
+        builder.getNamedAttr("policy", builder.getStringAttr(request.policy)));
+  func->setAttr(RematDialect::PlanAttrHelper::getNameStr(),
+                builder.getDictionaryAttr(summary));
+  return success();
+}
+
+std::vector<ValueId> RecordedPlan::savedValues() const {
+  std::vector<ValueId> saved;
+  for (ValueId id = 0; id < static_cast<ValueId>(decisions.size()); ++id)
+    if (decisions[id] && decisions[id]->decision == Decision::Save)
+      saved.push_back(id);
+  return saved;
+}
+
+namespace {
+FailureOr<RecordedDecision> readEntry(Operation *anchor, StringRef passName,
+                                      StringRef valueName, Attribute decision,
+                                      Attribute reason, Attribute derivation) {
+  RecordedDecision recorded;
+  auto decisionText = dyn_cast_or_null<StringAttr>(decision);
+  std::optional<Decision> parsed =
+      decisionText ? parseDecision(decisionText.getValue()) : std::nullopt;
+  if (!parsed)
+    return anchor->emitError() << passName << ": value '" << valueName
+                               << "' has a malformed 'remat.decision'";
+  recorded.decision = *parsed;
+  if (auto reasonText = dyn_cast_or_null<StringAttr>(reason))
+    recorded.reason = reasonText.getValue().str();
+  if (auto dict = dyn_cast_or_null<DictionaryAttr>(derivation)) {
+    RecordedDerivation derived;
+    auto via = dict.getAs<StringAttr>("via");
+    auto operand = dict.getAs<IntegerAttr>("operand");
+    auto kind = dict.getAs<StringAttr>("kind");
+    auto from = dict.getAs<ArrayAttr>("from");
+    auto exact = dict.getAs<BoolAttr>("exact");
+    std::optional<InverseKind> parsedKind =
+        kind ? parseInverseKind(kind.getValue()) : std::nullopt;
+    if (!via || !operand || !parsedKind || !from || !exact)
+      return anchor->emitError()
+             << passName << ": value '" << valueName
+             << "' has a malformed 'remat.derivation' (unknown kind or a "
+                "missing field); re-run remat-plan";
+    derived.via = via.getValue().str();
+    derived.operand = static_cast<unsigned>(operand.getInt());
+    derived.kind = *parsedKind;
+    derived.exact = exact.getValue();
+    for (Attribute name : from)
+      if (auto text = dyn_cast<StringAttr>(name))
+        derived.from.push_back(text.getValue().str());
+    recorded.derivation = std::move(derived);
+  }
+  if (recorded.decision == Decision::Derive && !recorded.derivation)
+    return anchor->emitError() << passName << ": value '" << valueName
+                               << "' is derived but has no "
+                                  "'remat.derivation' entry; re-run "
+                                  "remat-plan";
+  return recorded;
+}
+
+Attribute at(ArrayAttr array, size_t index) {
+  return array && index < array.size() ? array[index] : Attribute();
+}
+} // namespace
+
+FailureOr<RecordedPlan> readPlan(FunctionOpInterface func,
+                                 const ImportedGraph &imported,
+                                 StringRef passName) {
+  RecordedPlan recorded;
+  recorded.summary = func->getAttrOfType<DictionaryAttr>(
+      RematDialect::PlanAttrHelper::getNameStr());
+  if (!recorded.summary)
+    return func->emitError()
+           << passName << ": function '" << func.getName()
+           << "' is a joint graph without a plan; run -remat-plan first";
+  StringRef decisionName = RematDialect::DecisionAttrHelper::getNameStr();
+  StringRef reasonName = RematDialect::ReasonAttrHelper::getNameStr();
+  StringRef derivationName = RematDialect::DerivationAttrHelper::getNameStr();
+  const Graph &graph = imported.graph;
+  recorded.decisions.resize(graph.numValues());
+
+  for (unsigned index = 0, e = func.getNumArguments(); index < e; ++index) {
+    auto decisions = func.getArgAttrOfType<ArrayAttr>(index, decisionName);
+    if (!decisions)
+      continue;
+    ValueId id = imported.idOf(func.getArgument(index));
+    FailureOr<RecordedDecision> entry = readEntry(
+        func, passName, graph.value(id).name, at(decisions, 0),
+        at(func.getArgAttrOfType<ArrayAttr>(index, reasonName), 0), {});
+    if (failed(entry))
+      return failure();
+    recorded.decisions[id] = std::move(*entry);
+  }
+  for (OpId opId = 0; opId < static_cast<OpId>(graph.numOps()); ++opId) {
+    Operation *op = imported.opOf[opId];
+    auto decisions = op->getAttrOfType<ArrayAttr>(decisionName);
+    if (!decisions)
+      continue;
+    auto reasons = op->getAttrOfType<ArrayAttr>(reasonName);
+    auto derivations = op->getAttrOfType<ArrayAttr>(derivationName);
+    for (auto [index, id] : llvm::enumerate(graph.op(opId).results)) {
+      FailureOr<RecordedDecision> entry =
+          readEntry(op, passName, graph.value(id).name, at(decisions, index),
+                    at(reasons, index), at(derivations, index));
+      if (failed(entry))
+        return failure();
+      recorded.decisions[id] = std::move(*entry);
+    }
+  }
+  return recorded;
+}
+
+} // namespace remat

@@ -1,0 +1,427 @@
+//===- RematPartition.cpp - The remat-partition pass ----------------------===//
+//
+// Part of remat. Splits each planned joint function into a forward function
+// (outputs + saved values) and a backward function (saved values + the joint
+// function's arguments -> gradients). The plan is read from the IR; the
+// forward/backward classification comes from the core (remat::classify), so
+// partition and planner agree on what "backward" means.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Transforms/Passes.h"
+
+#include "remat/Transforms/Derivation.h"
+#include "remat/Transforms/GraphBuilder.h"
+#include "remat/Transforms/PlanAttributes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace remat {
+#define GEN_PASS_DEF_REMATPARTITIONPASS
+#include "remat/Transforms/Passes.h.inc"
+} // namespace remat
+
+using namespace mlir;
+using namespace remat;
+
+namespace {
+
+/// Attributes remat-plan leaves on ops; they describe the joint function and
+/// are dropped from the copies.
+void dropPlanAttributes(Operation *op) {
+  op->removeAttr(RematDialect::DecisionAttrHelper::getNameStr());
+  op->removeAttr(RematDialect::ReasonAttrHelper::getNameStr());
+  op->removeAttr(RematDialect::DerivationAttrHelper::getNameStr());
+}
+
+/// Values an op reads: its operands and whatever its regions capture.
+SmallVector<Value> readsOf(Operation *op) {
+  llvm::SetVector<Value> reads(op->getOperands().begin(),
+                               op->getOperands().end());
+  for (Region &region : op->getRegions())
+    getUsedValuesDefinedAbove(region, reads);
+  return SmallVector<Value>(reads.begin(), reads.end());
+}
+
+/// Only the role (and gradient index) of an argument or result carries over.
+NamedAttrList roleAttrs(DictionaryAttr attrs, int64_t gradOfShift) {
+  NamedAttrList kept;
+  if (!attrs)
+    return kept;
+  if (Attribute role = attrs.get(RematDialect::RoleAttrHelper::getNameStr()))
+    kept.append(RematDialect::RoleAttrHelper::getNameStr(), role);
+  if (auto gradOf = attrs.getAs<IntegerAttr>(
+          RematDialect::GradOfAttrHelper::getNameStr()))
+    kept.append(
+        RematDialect::GradOfAttrHelper::getNameStr(),
+        IntegerAttr::get(gradOf.getType(), gradOf.getInt() + gradOfShift));
+  return kept;
+}
+
+/// Builds the backward function body: backward ops in joint order, each
+/// preceded by whatever recomputation or derivation its operands need.
+class BackwardBuilder {
+public:
+  BackwardBuilder(OpBuilder &builder, IRMapping &mapping,
+                  const ImportedGraph &imported, const RecordedPlan &plan,
+                  const Classification &phases)
+      : builder(builder), mapping(mapping), imported(imported), plan(plan),
+        phases(phases) {}
+
+  /// Makes `value` available in backward, recomputing or deriving it (and,
+  /// recursively, what it needs) at the insertion point. Iterative, so long
+  /// recompute chains cannot overflow the stack.
+  LogicalResult materialize(Value root);
+
+  unsigned numRecomputedOps = 0;
+  unsigned numDerivationOps = 0;
+
+private:
+  struct Derive {
+    Operation *via = nullptr;
+    const RecordedDerivation *recorded = nullptr;
+  };
+  FailureOr<Derive> derivationOf(Value value);
+  /// Values `value`'s re-creation reads.
+  FailureOr<SmallVector<Value>> dependencies(Value value);
+  LogicalResult create(Value value);
+
+  OpBuilder &builder;
+  IRMapping &mapping;
+  const ImportedGraph &imported;
+  const RecordedPlan &plan;
+  const Classification &phases;
+};
+
+FailureOr<BackwardBuilder::Derive> BackwardBuilder::derivationOf(Value value) {
+  ValueId id = imported.idOf(value);
+  const std::optional<RecordedDecision> &decision = plan.decisions[id];
+  if (!decision || decision->decision != Decision::Derive)
+    return Derive{};
+  const RecordedDerivation &recorded = *decision->derivation;
+  auto it = imported.valueByName.find(recorded.via);
+  Operation *via = nullptr;
+  if (it != imported.valueByName.end())
+    via = imported.valueOf[it->second].getDefiningOp();
+  if (!via || recorded.operand >= via->getNumOperands() ||
+      via->getOperand(recorded.operand) != value)
+    return value.getDefiningOp()->emitError()
+           << "remat-partition: the derivation of '" << imported.nameOf(value)
+           << "' names '" << recorded.via
+           << "', which is not produced by an op reading this value as "
+              "operand #"
+           << recorded.operand << "; re-run remat-plan";
+  return Derive{via, &recorded};
+}
+
+FailureOr<SmallVector<Value>> BackwardBuilder::dependencies(Value value) {
+  FailureOr<Derive> derive = derivationOf(value);
+  if (failed(derive))
+    return failure();
+  if (derive->via) {
+    SmallVector<Value> reads = {derive->via->getResult(0)};
+    for (auto [index, operand] : llvm::enumerate(derive->via->getOperands()))
+      if (index != derive->recorded->operand)
+        reads.push_back(operand);
+    return reads;
+  }
+  return readsOf(value.getDefiningOp());
+}
+
+LogicalResult BackwardBuilder::create(Value value) {
+  FailureOr<Derive> derive = derivationOf(value);
+  if (failed(derive))
+    return failure();
+  if (derive->via) {
+    Operation *via = derive->via;
+    SmallVector<Value> others;
+    for (Value operand : via->getOperands())
+      others.push_back(mapping.lookupOrNull(operand));
+    unsigned emitted = 0;
+    FailureOr<Value> derived = emitDerivation(
+        builder, via, derive->recorded->operand, derive->recorded->kind,
+        mapping.lookup(via->getResult(0)), others, emitted);
+    if (failed(derived))
+      return failure();
+    numDerivationOps += emitted;
+    mapping.map(value, *derived);
+    return success();
+  }
+  Operation *clone = builder.clone(*value.getDefiningOp(), mapping);
+  dropPlanAttributes(clone);
+  ++numRecomputedOps;
+  return success();
+}
+
+LogicalResult BackwardBuilder::materialize(Value root) {
+  // Depth-first: a value is created once every value it reads exists. The
+  // `onPath` set catches a derivation cycle (a derived from c, c from a).
+  struct Frame {
+    Value value;
+    bool expanded;
+  };
+  SmallVector<Frame> stack = {{root, false}};
+  llvm::DenseSet<Value> onPath;
+  while (!stack.empty()) {
+    Frame &frame = stack.back();
+    Value value = frame.value;
+    if (mapping.contains(value)) {
+      onPath.erase(value);
+      stack.pop_back();
+      continue;
+    }
+    Operation *producer = value.getDefiningOp();
+    OpId opId = producer ? imported.idOf(producer) : kNoId;
+    if (opId == kNoId || phases.opPhase[opId] != Phase::Forward)
+      return (producer ? producer : builder.getInsertionBlock()->getParentOp())
+                 ->emitError()
+             << "remat-partition: '" << imported.nameOf(value)
+             << "' is needed in backward but has no copy there";
+    if (frame.expanded) {
+      if (failed(create(value)))
+        return failure();
+      onPath.erase(value);
+      stack.pop_back();
+      continue;
+    }
+    frame.expanded = true;
+    onPath.insert(value);
+    FailureOr<SmallVector<Value>> reads = dependencies(value);
+    if (failed(reads))
+      return failure();
+    for (Value read : llvm::reverse(*reads)) {
+      if (mapping.contains(read))
+        continue;
+      if (onPath.contains(read))
+        return producer->emitError()
+               << "remat-partition: the plan derives '"
+               << imported.nameOf(value) << "' from '" << imported.nameOf(read)
+               << "', which itself needs it; re-run remat-plan";
+      stack.push_back({read, false});
+    }
+  }
+  return success();
+}
+
+struct RematPartitionPass final
+    : remat::impl::RematPartitionPassBase<RematPartitionPass> {
+  using Base::Base;
+
+  void runOnOperation() override;
+
+private:
+  LogicalResult partition(func::FuncOp joint, SymbolTable &symbols);
+};
+
+LogicalResult RematPartitionPass::partition(func::FuncOp joint,
+                                            SymbolTable &symbols) {
+  FailureOr<std::unique_ptr<ImportedGraph>> importedOr = buildGraph(joint);
+  if (failed(importedOr))
+    return failure();
+  const ImportedGraph &imported = **importedOr;
+  FailureOr<RecordedPlan> planOr = readPlan(joint, imported, "remat-partition");
+  if (failed(planOr))
+    return failure();
+  const RecordedPlan &plan = *planOr;
+  absl::StatusOr<Classification> phasesOr = classify(imported.graph);
+  if (!phasesOr.ok())
+    return joint.emitError()
+           << "remat-partition: cannot split '" << joint.getName()
+           << "': " << std::string(phasesOr.status().message());
+  const Classification &phases = *phasesOr;
+
+  std::string forwardName = (joint.getName() + "_forward").str();
+  std::string backwardName = (joint.getName() + "_backward").str();
+  for (const std::string &name : {forwardName, backwardName})
+    if (symbols.lookup(name))
+      return joint.emitError() << "remat-partition: cannot create @" << name
+                               << " for '" << joint.getName()
+                               << "': a symbol with that name exists; "
+                                  "rename it";
+
+  Builder attrBuilder(joint.getContext());
+  std::vector<ValueId> saved = plan.savedValues();
+  SmallVector<Attribute> savedNames;
+  for (ValueId id : saved)
+    savedNames.push_back(
+        attrBuilder.getStringAttr(imported.graph.value(id).name));
+  ArrayAttr savedAttr = attrBuilder.getArrayAttr(savedNames);
+
+  Block &jointBlock = joint.getBody().front();
+  Operation *terminator = jointBlock.getTerminator();
+  auto resultRole = [&](unsigned index) {
+    auto role = joint.getResultAttrOfType<StringAttr>(
+        index, RematDialect::RoleAttrHelper::getNameStr());
+    return role ? role.getValue() : StringRef();
+  };
+  auto isTangent = [&](unsigned index) {
+    auto role = joint.getArgAttrOfType<StringAttr>(
+        index, RematDialect::RoleAttrHelper::getNameStr());
+    return role && role.getValue() == "tangent";
+  };
+
+  OpBuilder builder(joint.getContext());
+  builder.setInsertionPointAfter(joint);
+  Location loc = joint.getLoc();
+
+  //===--- Forward: non-tangent arguments -> outputs, saved values
+  //---------===//
+  SmallVector<Type> forwardInputs, forwardResults;
+  SmallVector<DictionaryAttr> forwardArgAttrs, forwardResultAttrs;
+  for (unsigned i = 0, e = joint.getNumArguments(); i < e; ++i) {
+    if (isTangent(i))
+      continue;
+    forwardInputs.push_back(joint.getArgument(i).getType());
+    forwardArgAttrs.push_back(
+        attrBuilder.getDictionaryAttr(roleAttrs(joint.getArgAttrDict(i), 0)));
+  }
+  SmallVector<Value> forwardReturned;
+  for (auto [index, value] : llvm::enumerate(terminator->getOperands())) {
+    if (resultRole(index) != "output")
+      continue;
+    forwardReturned.push_back(value);
+    forwardResults.push_back(value.getType());
+    forwardResultAttrs.push_back(attrBuilder.getDictionaryAttr(
+        roleAttrs(joint.getResultAttrDict(index), 0)));
+  }
+  for (ValueId id : saved) {
+    forwardReturned.push_back(imported.valueOf[id]);
+    forwardResults.push_back(imported.valueOf[id].getType());
+    forwardResultAttrs.push_back(attrBuilder.getDictionaryAttr({}));
+  }
+  auto forward = func::FuncOp::create(
+      builder, loc, forwardName,
+      builder.getFunctionType(forwardInputs, forwardResults));
+  forward.setVisibility(joint.getVisibility());
+  forward.setAllArgAttrs(forwardArgAttrs);
+  forward.setAllResultAttrs(forwardResultAttrs);
+  forward->setAttr(RematDialect::StageAttrHelper::getNameStr(),
+                   attrBuilder.getStringAttr("forward"));
+  forward->setAttr(RematDialect::SavedValuesAttrHelper::getNameStr(),
+                   savedAttr);
+  {
+    Block *block = forward.addEntryBlock();
+    IRMapping mapping;
+    unsigned next = 0;
+    for (unsigned i = 0, e = joint.getNumArguments(); i < e; ++i)
+      if (!isTangent(i))
+        mapping.map(joint.getArgument(i), block->getArgument(next++));
+    OpBuilder body = OpBuilder::atBlockEnd(block);
+    for (auto [opId, op] : llvm::enumerate(imported.opOf)) {
+      if (phases.opPhase[opId] != Phase::Forward)
+        continue;
+      dropPlanAttributes(body.clone(*op, mapping));
+    }
+    SmallVector<Value> returned;
+    for (Value value : forwardReturned) {
+      Value copy = mapping.lookupOrNull(value);
+      if (!copy)
+        return joint.emitError()
+               << "remat-partition: '" << imported.nameOf(value)
+               << "' is returned by forward but computed in backward (it "
+                  "reads a tangent); only gradients may depend on tangents";
+      returned.push_back(copy);
+    }
+    func::ReturnOp::create(body, loc, returned);
+    // Forward ops whose results neither forward returns nor saves are
+    // recomputed in backward (or not needed): drop them.
+    for (Operation &op :
+         llvm::make_early_inc_range(llvm::reverse(block->getOperations())))
+      if (isOpTriviallyDead(&op))
+        op.erase();
+  }
+
+  //===--- Backward: saved values, joint arguments -> gradients
+  //------------===//
+  SmallVector<Type> backwardInputs, backwardResults;
+  SmallVector<DictionaryAttr> backwardArgAttrs, backwardResultAttrs;
+  for (ValueId id : saved) {
+    backwardInputs.push_back(imported.valueOf[id].getType());
+    backwardArgAttrs.push_back(attrBuilder.getDictionaryAttr({}));
+  }
+  int64_t shift = static_cast<int64_t>(saved.size());
+  for (unsigned i = 0, e = joint.getNumArguments(); i < e; ++i) {
+    backwardInputs.push_back(joint.getArgument(i).getType());
+    backwardArgAttrs.push_back(
+        attrBuilder.getDictionaryAttr(roleAttrs(joint.getArgAttrDict(i), 0)));
+  }
+  SmallVector<Value> gradients;
+  for (auto [index, value] : llvm::enumerate(terminator->getOperands())) {
+    if (resultRole(index) != "grad")
+      continue;
+    gradients.push_back(value);
+    backwardResults.push_back(value.getType());
+    backwardResultAttrs.push_back(attrBuilder.getDictionaryAttr(
+        roleAttrs(joint.getResultAttrDict(index), shift)));
+  }
+  builder.setInsertionPointAfter(forward);
+  auto backward = func::FuncOp::create(
+      builder, loc, backwardName,
+      builder.getFunctionType(backwardInputs, backwardResults));
+  backward.setVisibility(joint.getVisibility());
+  backward.setAllArgAttrs(backwardArgAttrs);
+  backward.setAllResultAttrs(backwardResultAttrs);
+  backward->setAttr(RematDialect::StageAttrHelper::getNameStr(),
+                    attrBuilder.getStringAttr("backward"));
+  backward->setAttr(RematDialect::SavedValuesAttrHelper::getNameStr(),
+                    savedAttr);
+  {
+    Block *block = backward.addEntryBlock();
+    IRMapping mapping;
+    for (auto [index, id] : llvm::enumerate(saved))
+      mapping.map(imported.valueOf[id], block->getArgument(index));
+    for (unsigned i = 0, e = joint.getNumArguments(); i < e; ++i)
+      mapping.map(joint.getArgument(i), block->getArgument(shift + i));
+    OpBuilder body = OpBuilder::atBlockEnd(block);
+    BackwardBuilder materializer(body, mapping, imported, plan, phases);
+    for (auto [opId, op] : llvm::enumerate(imported.opOf)) {
+      if (phases.opPhase[opId] != Phase::Backward)
+        continue;
+      for (Value read : readsOf(op))
+        if (failed(materializer.materialize(read)))
+          return failure();
+      dropPlanAttributes(body.clone(*op, mapping));
+    }
+    SmallVector<Value> returned;
+    for (Value gradient : gradients) {
+      if (failed(materializer.materialize(gradient)))
+        return failure();
+      returned.push_back(mapping.lookup(gradient));
+    }
+    func::ReturnOp::create(body, loc, returned);
+    numRecomputedOps += materializer.numRecomputedOps;
+    numDerivationOps += materializer.numDerivationOps;
+  }
+
+  symbols.insert(forward);
+  symbols.insert(backward);
+  return success();
+}
+
+void RematPartitionPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  SymbolTable symbols(module);
+  SmallVector<func::FuncOp> planned;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (isJointFunction(func) && !func.isExternal())
+      planned.push_back(func);
+  if (planned.empty()) {
+    module.emitError() << "remat-partition: no function is marked "
+                          "remat.graph = \"joint\"; nothing to split (run "
+                          "-remat-plan on a joint function first)";
+    return signalPassFailure();
+  }
+  for (func::FuncOp joint : planned) {
+    if (failed(partition(joint, symbols)))
+      return signalPassFailure();
+    if (!keepJoint)
+      symbols.erase(joint);
+  }
+}
+
+} // namespace

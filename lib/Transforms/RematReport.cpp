@@ -1,0 +1,333 @@
+//===- RematReport.cpp - The remat-report pass ----------------------------===//
+//
+// Part of remat. Turns the plan recorded on each joint function into a JSON
+// document or a text table. The JSON is what remat-diff compares in CI, so
+// its field order and number formatting are fixed and nothing in it depends
+// on time, pointers or hash order.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Transforms/Passes.h"
+
+#include "remat/Transforms/GraphBuilder.h"
+#include "remat/Transforms/PlanAttributes.h"
+
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+
+namespace remat {
+#define GEN_PASS_DEF_REMATREPORTPASS
+#include "remat/Transforms/Passes.h.inc"
+} // namespace remat
+
+using namespace mlir;
+using namespace remat;
+
+namespace {
+
+struct ValueRow {
+  std::string name;
+  std::string op; // producing op, or "argument"
+  std::vector<int64_t> shape;
+  std::string dtype;
+  int64_t bytes = 0;
+  std::string decision;
+  std::string reason;
+  std::vector<std::string> derivedFrom;
+  std::string derivationKind;
+  std::string computeClass; // "none" for arguments
+  std::vector<std::string> tags;
+};
+
+struct FunctionReport {
+  std::string function;
+  DictionaryAttr summary;
+  std::vector<ValueRow> values;
+};
+
+std::string sv(std::string_view text) { return std::string(text); }
+
+std::vector<std::string> tagNames(const Tags &tags) {
+  std::vector<std::string> names;
+  if (tags.neverRecompute)
+    names.push_back("never_recompute");
+  if (tags.noAutoRecompute)
+    names.push_back("no_auto_recompute");
+  if (tags.mustRecompute)
+    names.push_back("must_recompute");
+  if (tags.preferRecompute)
+    names.push_back("prefer_recompute");
+  if (tags.preferSave)
+    names.push_back("prefer_save");
+  return names;
+}
+
+FailureOr<FunctionReport> collect(FunctionOpInterface func) {
+  FailureOr<std::unique_ptr<ImportedGraph>> imported = buildGraph(func);
+  if (failed(imported))
+    return failure();
+  FailureOr<RecordedPlan> plan = readPlan(func, **imported, "remat-report");
+  if (failed(plan))
+    return failure();
+  const Graph &graph = (*imported)->graph;
+  FunctionReport report;
+  report.function = func.getName().str();
+  report.summary = plan->summary;
+  for (ValueId id = 0; id < static_cast<ValueId>(graph.numValues()); ++id) {
+    const std::optional<RecordedDecision> &decision = plan->decisions[id];
+    if (!decision)
+      continue;
+    const GraphValue &value = graph.value(id);
+    ValueRow row;
+    row.name = value.name;
+    row.shape = value.type.shape;
+    row.dtype = sv(toString(value.type.dtype));
+    row.bytes = value.type.bytes();
+    row.decision = decisionSpelling(decision->decision).str();
+    row.reason = decision->reason;
+    if (decision->derivation) {
+      row.derivedFrom = decision->derivation->from;
+      row.derivationKind = sv(toString(decision->derivation->kind));
+    }
+    if (value.producer == kNoId) {
+      row.op = "argument";
+      row.computeClass = "none";
+    } else {
+      const GraphOp &producer = graph.op(value.producer);
+      row.op = producer.kind;
+      row.computeClass = sv(toString(producer.computeClass));
+      row.tags = tagNames(producer.tags);
+    }
+    report.values.push_back(std::move(row));
+  }
+  return report;
+}
+
+std::optional<int64_t> intField(DictionaryAttr dict, StringRef name) {
+  if (auto value = dict.getAs<IntegerAttr>(name))
+    return value.getInt();
+  return std::nullopt;
+}
+double floatField(DictionaryAttr dict, StringRef name) {
+  if (auto value = dict.getAs<FloatAttr>(name))
+    return value.getValueAsDouble();
+  return 0;
+}
+std::string stringField(DictionaryAttr dict, StringRef name) {
+  if (auto value = dict.getAs<StringAttr>(name))
+    return value.getValue().str();
+  return "";
+}
+bool boolField(DictionaryAttr dict, StringRef name) {
+  auto value = dict.getAs<BoolAttr>(name);
+  return value && value.getValue();
+}
+
+//===----------------------------------------------------------------------===//
+// JSON
+//===----------------------------------------------------------------------===//
+
+void writeJson(llvm::json::OStream &json, const FunctionReport &report) {
+  DictionaryAttr s = report.summary;
+  auto optionalInt = [&](StringRef key, std::optional<int64_t> value) {
+    if (value)
+      json.attribute(key, *value);
+    else
+      json.attribute(key, nullptr);
+  };
+  json.object([&] {
+    json.attribute("function", report.function);
+    json.attribute("strategy", stringField(s, "strategy"));
+    json.attribute("target", stringField(s, "target"));
+    std::string policy = stringField(s, "policy");
+    if (policy.empty())
+      json.attribute("policy", nullptr);
+    else
+      json.attribute("policy", policy);
+    optionalInt("budget_bytes", intField(s, "budget_bytes"));
+    optionalInt("peak_memory_bytes", intField(s, "peak_memory_bytes"));
+    optionalInt("saved_bytes", intField(s, "saved_bytes"));
+    optionalInt("input_bytes", intField(s, "input_bytes"));
+    optionalInt("parameter_bytes", intField(s, "parameter_bytes"));
+    json.attribute("recompute_flops", floatField(s, "recompute_flops"));
+    json.attribute("predicted_recompute_time_us",
+                   floatField(s, "predicted_recompute_time_us"));
+    json.attribute("predicted_total_time_us",
+                   floatField(s, "predicted_total_time_us"));
+    json.attribute("allow_inexact_derivation",
+                   boolField(s, "allow_inexact_derivation"));
+    json.attribute("uses_inexact_derivation",
+                   boolField(s, "uses_inexact_derivation"));
+    json.attributeArray("values", [&] {
+      for (const ValueRow &row : report.values) {
+        json.object([&] {
+          json.attribute("name", row.name);
+          json.attribute("op", row.op);
+          json.attributeArray("shape", [&] {
+            for (int64_t dim : row.shape)
+              json.value(dim);
+          });
+          json.attribute("dtype", row.dtype);
+          json.attribute("bytes", row.bytes);
+          json.attribute("decision", row.decision);
+          json.attribute("reason", row.reason);
+          if (row.decision == "derive") {
+            json.attributeArray("derived_from", [&] {
+              for (const std::string &name : row.derivedFrom)
+                json.value(name);
+            });
+            json.attribute("derivation", row.derivationKind);
+          }
+          json.attribute("compute_class", row.computeClass);
+          json.attributeArray("tags", [&] {
+            for (const std::string &tag : row.tags)
+              json.value(tag);
+          });
+        });
+      }
+    });
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Text
+//===----------------------------------------------------------------------===//
+
+/// "64.0 MiB": one decimal, binary units, so columns stay readable.
+std::string humanBytes(int64_t bytes) {
+  static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double scaled = static_cast<double>(bytes);
+  unsigned unit = 0;
+  while (scaled >= 1024 && unit + 1 < std::size(units)) {
+    scaled /= 1024;
+    ++unit;
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (unit == 0)
+    os << bytes << " B";
+  else
+    os << llvm::format("%.1f %s", scaled, units[unit]);
+  return text;
+}
+
+std::string shapeText(const ValueRow &row) {
+  std::string text;
+  for (int64_t dim : row.shape)
+    text += std::to_string(dim) + "x";
+  return text + row.dtype;
+}
+
+void writeText(llvm::raw_ostream &os, const FunctionReport &report) {
+  DictionaryAttr s = report.summary;
+  std::string policy = stringField(s, "policy");
+  os << "remat plan for @" << report.function << "\n";
+  os << "  strategy:            " << stringField(s, "strategy") << "\n";
+  os << "  target:              " << stringField(s, "target") << "\n";
+  os << "  policy:              " << (policy.empty() ? "none" : policy) << "\n";
+  std::optional<int64_t> budget = intField(s, "budget_bytes");
+  os << "  budget:              "
+     << (budget ? humanBytes(*budget) + " (" + std::to_string(*budget) + " B)"
+                : std::string("none"))
+     << "\n";
+  int64_t peak = intField(s, "peak_memory_bytes").value_or(0);
+  int64_t saved = intField(s, "saved_bytes").value_or(0);
+  os << "  peak memory:         " << humanBytes(peak) << " (" << peak
+     << " B)\n";
+  os << "  saved for backward:  " << humanBytes(saved) << " (" << saved
+     << " B)\n";
+  os << "  recompute:           "
+     << llvm::format("%.6g FLOPs, %.3f us predicted",
+                     floatField(s, "recompute_flops"),
+                     floatField(s, "predicted_recompute_time_us"))
+     << "\n";
+  os << "  inexact derivation:  "
+     << (boolField(s, "allow_inexact_derivation") ? "allowed" : "not allowed")
+     << (boolField(s, "uses_inexact_derivation") ? ", used" : "") << "\n\n";
+
+  std::vector<std::array<std::string, 6>> rows;
+  rows.push_back({"VALUE", "DECISION", "BYTES", "SHAPE", "OP", "REASON"});
+  for (const ValueRow &row : report.values)
+    rows.push_back({row.name, row.decision, humanBytes(row.bytes),
+                    shapeText(row), row.op, row.reason});
+  std::array<size_t, 6> widths = {};
+  for (const auto &row : rows)
+    for (size_t column = 0; column < row.size(); ++column)
+      widths[column] = std::max(widths[column], row[column].size());
+  for (const auto &row : rows) {
+    std::string line = " ";
+    for (size_t column = 0; column < row.size(); ++column) {
+      line += " " + row[column];
+      if (column + 1 < row.size())
+        line.append(widths[column] - row[column].size() + 1, ' ');
+    }
+    os << StringRef(line).rtrim() << "\n";
+  }
+}
+
+struct RematReportPass final
+    : remat::impl::RematReportPassBase<RematReportPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (format != "json" && format != "text") {
+      module.emitError() << "remat-report: bad option format="
+                         << format.getValue() << "; expected json or text";
+      return signalPassFailure();
+    }
+    std::vector<FunctionReport> reports;
+    for (auto func : module.getOps<FunctionOpInterface>()) {
+      if (!isJointFunction(func) || func.isExternal())
+        continue;
+      FailureOr<FunctionReport> report = collect(func);
+      if (failed(report))
+        return signalPassFailure();
+      reports.push_back(std::move(*report));
+    }
+    if (reports.empty()) {
+      module.emitError() << "remat-report: no planned joint function in the "
+                            "module; run -remat-plan first (and report "
+                            "before -remat-partition, which replaces the "
+                            "joint function unless keep-joint=true)";
+      return signalPassFailure();
+    }
+
+    std::string errorMessage;
+    std::unique_ptr<llvm::ToolOutputFile> file =
+        openOutputFile(output.getValue(), &errorMessage);
+    if (!file) {
+      module.emitError() << "remat-report: cannot write output="
+                         << output.getValue() << ": " << errorMessage;
+      return signalPassFailure();
+    }
+    llvm::raw_ostream &os = file->os();
+    if (format == "json") {
+      llvm::json::OStream json(os, /*IndentSize=*/2);
+      if (reports.size() == 1) {
+        writeJson(json, reports.front());
+      } else {
+        json.array([&] {
+          for (const FunctionReport &report : reports)
+            writeJson(json, report);
+        });
+      }
+      os << "\n";
+    } else {
+      for (auto [index, report] : llvm::enumerate(reports)) {
+        if (index)
+          os << "\n";
+        writeText(os, report);
+      }
+    }
+    file->keep();
+    markAllAnalysesPreserved();
+  }
+};
+
+} // namespace
