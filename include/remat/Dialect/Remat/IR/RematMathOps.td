@@ -36,7 +36,7 @@
 // (`costNote`, appended to each op's description) and estimateFlops cannot
 // disagree.
 class Remat_PointwiseCost<int flopsPerElement> {
-  string costNote = "\n\n    Cost model: " # flopsPerElement #
+  string costNote = "\n    Cost model: " # flopsPerElement #
                     " FLOP(s) per result element; compute class pointwise.";
   code costDefinition = [{
     double $cppClass::estimateFlops() {
