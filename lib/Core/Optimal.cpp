@@ -30,7 +30,6 @@
 #include "CbcModel.hpp"
 #include "CbcSolver.hpp"
 #include "CoinPackedMatrix.hpp"
-#include "CoinPackedVector.hpp"
 #include "OsiClpSolverInterface.hpp"
 
 #include <algorithm>
@@ -61,8 +60,6 @@ struct ScheduledValue {
   int64_t units = 0;        // size in memory units (bytes / unit)
   std::vector<int> readers; // positions of scheduled readers, ascending
   bool isOutput = false;    // output or gradient: live from production to end
-  /// Last stage that may read the value (outputs are held to the end).
-  int lastRead() const { return readers.empty() ? producer : readers.back(); }
 };
 
 /// The ops to schedule and the facts the MILP needs about them.
@@ -240,21 +237,24 @@ public:
   }
   void addRow(const std::vector<std::pair<int, double>> &terms, double lower,
               double upper) {
-    CoinPackedVector row;
-    for (const auto &[column, coefficient] : terms)
-      row.insert(column, coefficient);
-    rows_.push_back(std::move(row));
+    rowStarts_.push_back(static_cast<CoinBigIndex>(rowColumns_.size()));
+    rowLengths_.push_back(static_cast<int>(terms.size()));
+    for (const auto &[column, coefficient] : terms) {
+      rowColumns_.push_back(column);
+      rowCoefficients_.push_back(coefficient);
+    }
     rowLower_.push_back(lower);
     rowUpper_.push_back(upper);
   }
   int numColumns() const { return static_cast<int>(columnLower_.size()); }
-  int numRows() const { return static_cast<int>(rows_.size()); }
+  int numRows() const { return static_cast<int>(rowLower_.size()); }
 
   void load(OsiClpSolverInterface &solver) const {
-    CoinPackedMatrix matrix(/*colordered=*/false, 0, 0);
-    matrix.setDimensions(0, numColumns());
-    for (const CoinPackedVector &row : rows_)
-      matrix.appendRow(row);
+    // Built in one piece: appending rows one by one is quadratic in CoinUtils.
+    CoinPackedMatrix matrix(/*colordered=*/false, numColumns(), numRows(),
+                            static_cast<CoinBigIndex>(rowColumns_.size()),
+                            rowCoefficients_.data(), rowColumns_.data(),
+                            rowStarts_.data(), rowLengths_.data());
     solver.loadProblem(matrix, columnLower_.data(), columnUpper_.data(),
                        objective_.data(), rowLower_.data(), rowUpper_.data());
     for (int column : integers_)
@@ -264,7 +264,9 @@ public:
 private:
   std::vector<double> columnLower_, columnUpper_, objective_;
   std::vector<int> integers_;
-  std::vector<CoinPackedVector> rows_;
+  std::vector<CoinBigIndex> rowStarts_;
+  std::vector<int> rowLengths_, rowColumns_;
+  std::vector<double> rowCoefficients_;
   std::vector<double> rowLower_, rowUpper_;
 };
 
@@ -311,13 +313,18 @@ Formulation formulate(const Problem &problem, int64_t budgetUnits,
   }
   auto evaluate = [&](int t, int i) { return formulation.evaluate[t][i]; };
 
-  // S[t][v] exists for producer < t <= last stage that may read v; outputs
+  // S[t][v] exists for producer < t <= the last stage that may read v: a
+  // reader's own stage, or any later stage where it may run again. Outputs
   // are held from production to the end.
   const int numValues = static_cast<int>(problem.values.size());
   std::vector<std::vector<int>> hold(n, std::vector<int>(numValues, kNone));
   for (int v = 0; v < numValues; ++v) {
     const ScheduledValue &value = problem.values[v];
-    int last = value.isOutput ? n - 1 : value.lastRead();
+    int last = value.producer;
+    for (int reader : value.readers)
+      last = std::max(last, evaluate(n - 1, reader) != kNone ? n - 1 : reader);
+    if (value.isOutput)
+      last = n - 1;
     for (int t = value.producer + 1; t <= last; ++t)
       hold[t][v] = value.isOutput ? milp.addColumn(1, 1, 0, true)
                                   : milp.addColumn(0, 1, 0, true);
@@ -439,6 +446,12 @@ MilpOutcome solveMilp(const Problem &problem, const Formulation &formulation,
   CbcModel model(solver);
   CbcSolverUsefulData data;
   CbcMain0(model, data);
+  // CBC checks its limit between nodes; the root LP of a large model can run
+  // far past it, so the LP gets the same wall-clock limit.
+  if (auto *lpSolver = dynamic_cast<OsiClpSolverInterface *>(model.solver())) {
+    lpSolver->getModelPtr()->setMaximumWallSeconds(seconds);
+    lpSolver->getModelPtr()->setMaximumSeconds(seconds);
+  }
   model.setLogLevel(0);
   model.messageHandler()->setLogLevel(0);
   // Exact: no gap allowed; single-threaded so the search is deterministic.
@@ -448,6 +461,8 @@ MilpOutcome solveMilp(const Problem &problem, const Formulation &formulation,
                         "0",
                         "-slog",
                         "0",
+                        "-timeMode",
+                        "elapsed",
                         "-seconds",
                         secondsText.c_str(),
                         "-allowableGap",

@@ -1,0 +1,431 @@
+//===- OptimalTest.cpp - The exact `optimal` strategy -----------*- C++ -*-===//
+//
+// Part of remat. Checkmate's published optima on its linear graph, exhaustive
+// search on small random graphs, the Checkmate benchmark graphs, and the
+// errors `optimal` gives when it cannot answer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Core/Optimal.h"
+#include "remat/Core/CheckmateImport.h"
+
+#include "TestGraphs.h"
+
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <random>
+#include <sstream>
+#include <string>
+
+namespace remat {
+namespace {
+
+CostModel unitCostModel() {
+  // Every test graph carries fixedTimeUs, so the target does not matter.
+  return CostModel(*getTargetPreset("cpu"));
+}
+
+Classification classifyOrDie(const Graph &graph) {
+  absl::StatusOr<Classification> phases = classify(graph);
+  EXPECT_TRUE(phases.ok()) << phases.status();
+  return phases.ok() ? *phases : Classification{};
+}
+
+/// Checks a solution against the simulator, independently of the solver's
+/// own self-check: the budget holds and the reported numbers are the
+/// simulator's.
+void expectConsistent(const Graph &graph, const Classification &phases,
+                      const OptimalSolution &solution, int64_t budget) {
+  CostModel costModel = unitCostModel();
+  absl::StatusOr<SimulationResult> simulation =
+      simulate(graph, phases, solution.schedule, costModel);
+  ASSERT_TRUE(simulation.ok()) << simulation.status();
+  EXPECT_LE(simulation->peakBytes, budget);
+  EXPECT_EQ(simulation->peakBytes, solution.peakBytes);
+  EXPECT_DOUBLE_EQ(simulation->totalTimeUs, solution.totalCostUs);
+  EXPECT_DOUBLE_EQ(simulation->recomputeTimeUs, solution.recomputeCostUs);
+}
+
+//===----------------------------------------------------------------------===//
+// Checkmate's linear graph (REFERENCES.md, "Exact optima to reproduce")
+//===----------------------------------------------------------------------===//
+
+TEST(OptimalTest, CheckmateLinearGraphOptimaForEveryBudget) {
+  Graph graph = test::buildCheckmateLinearGraph(8);
+  ASSERT_EQ(graph.numOps(), 17u);
+  Classification phases = classifyOrDie(graph);
+  CostModel costModel = unitCostModel();
+  const std::map<int64_t, double> published = {
+      {3, 45}, {4, 26}, {5, 22},  {6, 21},  {7, 20},
+      {8, 19}, {9, 18}, {10, 17}, {11, 17}, {20, 17}};
+  for (const auto &[budget, optimum] : published) {
+    SCOPED_TRACE(testing::Message() << "budget " << budget);
+    absl::StatusOr<OptimalSolution> solution =
+        solveOptimal(graph, phases, budget, costModel, OptimalOptions{});
+    ASSERT_TRUE(solution.ok()) << solution.status();
+    EXPECT_TRUE(solution->provenOptimal);
+    EXPECT_DOUBLE_EQ(solution->totalCostUs, optimum);
+    EXPECT_DOUBLE_EQ(solution->recomputeCostUs, optimum - 17);
+    expectConsistent(graph, phases, *solution, budget);
+  }
+}
+
+TEST(OptimalTest, CheckmateLinearGraphBudgetTwoIsInfeasible) {
+  Graph graph = test::buildCheckmateLinearGraph(8);
+  Classification phases = classifyOrDie(graph);
+  absl::StatusOr<OptimalSolution> solution =
+      solveOptimal(graph, phases, 2, unitCostModel(), OptimalOptions{});
+  ASSERT_FALSE(solution.ok());
+  EXPECT_EQ(solution.status().code(), absl::StatusCode::kResourceExhausted);
+  // The first backward op reads the loss and the last forward value while
+  // producing its own result: 3 units live at once, and 3 suffice.
+  EXPECT_NE(solution.status().message().find("smallest budget any schedule "
+                                             "meets is 3 bytes"),
+            std::string::npos)
+      << solution.status();
+}
+
+TEST(OptimalTest, ForbiddenRecomputationRaisesTheSmallestBudget) {
+  Graph graph = test::buildCheckmateLinearGraph(8);
+  Classification phases = classifyOrDie(graph);
+  OptimalOptions options;
+  options.recomputable.assign(graph.numOps(), false);
+  // Without recomputation the only schedule is the topological one, whose
+  // peak is 10 (the published no-recompute threshold).
+  absl::StatusOr<OptimalSolution> solution =
+      solveOptimal(graph, phases, 9, unitCostModel(), options);
+  ASSERT_FALSE(solution.ok());
+  EXPECT_EQ(solution.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_NE(solution.status().message().find("is 10 bytes"), std::string::npos)
+      << solution.status();
+}
+
+TEST(OptimalTest, NeverRecomputeTagIsHonoured) {
+  Graph graph = test::buildCheckmateLinearGraph(8);
+  graph.mutableOp(0).tags.neverRecompute = true;
+  Classification phases = classifyOrDie(graph);
+  CostModel costModel = unitCostModel();
+  for (int64_t budget : {4, 5, 6}) {
+    absl::StatusOr<OptimalSolution> tagged =
+        solveOptimal(graph, phases, budget, costModel, OptimalOptions{});
+    ASSERT_TRUE(tagged.ok()) << tagged.status();
+    EXPECT_EQ(std::count(tagged->schedule.steps.begin(),
+                         tagged->schedule.steps.end(), OpId(0)),
+              1);
+    expectConsistent(graph, phases, *tagged, budget);
+  }
+}
+
+TEST(OptimalTest, TooLargeGraphIsRefusedWithAdvice) {
+  Graph graph = test::buildCheckmateLinearGraph(8);
+  Classification phases = classifyOrDie(graph);
+  OptimalOptions options;
+  options.maxOps = 10;
+  absl::StatusOr<OptimalSolution> solution =
+      solveOptimal(graph, phases, 4, unitCostModel(), options);
+  ASSERT_FALSE(solution.ok());
+  EXPECT_EQ(solution.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(solution.status().message().find("use the `budget` strategy"),
+            std::string::npos)
+      << solution.status();
+  // A budget that needs no recomputation is answered at any size.
+  EXPECT_TRUE(solveOptimal(graph, phases, 10, unitCostModel(), options).ok());
+}
+
+//===----------------------------------------------------------------------===//
+// Exhaustive search on small random graphs
+//===----------------------------------------------------------------------===//
+
+/// A small graph with explicit phases (the Checkmate form): `numForward`
+/// forward ops then `numBackward` backward ops, random reads of earlier ops
+/// and of graph inputs (which never count), random sizes and costs, and
+/// sometimes two results per op. Results nobody reads are outputs.
+Graph buildSmallRandomGraph(uint64_t seed, int numForward, int numBackward) {
+  std::mt19937_64 random(seed);
+  auto uniform = [&](int low, int high) {
+    return std::uniform_int_distribution<int>(low, high)(random);
+  };
+  Graph graph;
+  ValueId parameter =
+      graph.addInput("w", TensorType{{7}, DType::I8}, InputRole::Parameter);
+  ValueId tangent =
+      graph.addInput("dy", TensorType{{5}, DType::I8}, InputRole::Tangent);
+  std::vector<ValueId> available;
+  const int numOps = numForward + numBackward;
+  for (int i = 0; i < numOps; ++i) {
+    bool backward = i >= numForward;
+    GraphOp op;
+    op.name = "op" + std::to_string(i);
+    op.kind = "test.op";
+    op.fixedTimeUs = uniform(1, 4);
+    op.phase = backward ? Phase::Backward : Phase::Forward;
+    // Always read the latest value so the graph is connected, plus a few
+    // random earlier ones.
+    if (!available.empty())
+      op.operands.push_back(available.back());
+    for (int extra = uniform(0, 2); extra > 0 && !available.empty(); --extra) {
+      ValueId candidate = available[uniform(0, available.size() - 1)];
+      if (std::find(op.operands.begin(), op.operands.end(), candidate) ==
+          op.operands.end())
+        op.operands.push_back(candidate);
+    }
+    if (uniform(0, 3) == 0)
+      op.operands.push_back(backward ? tangent : parameter);
+    std::vector<TensorType> results = {TensorType{{uniform(1, 3)}, DType::I8}};
+    if (uniform(0, 4) == 0)
+      results.push_back(TensorType{{uniform(1, 2)}, DType::I8});
+    absl::StatusOr<OpId> id = graph.addOp(std::move(op), results);
+    EXPECT_TRUE(id.ok()) << id.status();
+    for (ValueId result : graph.op(*id).results)
+      available.push_back(result);
+  }
+  for (ValueId value : available)
+    if (graph.users(value).empty())
+      graph.markOutput(value, graph.op(graph.value(value).producer).phase ==
+                                      Phase::Backward
+                                  ? OutputRole::Gradient
+                                  : OutputRole::Output);
+  return graph;
+}
+
+/// Every schedule of the form `optimal` searches: stage t runs op t for the
+/// first time, preceded by any subset of the earlier ops that may repeat, in
+/// order. Returns (peak, cost) of each schedule the simulator accepts.
+std::vector<std::pair<int64_t, double>>
+enumerateStagedSchedules(const Graph &graph, const Classification &phases) {
+  std::vector<OpId> order;
+  for (Phase phase : {Phase::Forward, Phase::Backward})
+    for (OpId op = 0; op < static_cast<OpId>(graph.numOps()); ++op)
+      if (phases.opPhase[op] == phase)
+        order.push_back(op);
+  auto mayRepeat = [&](OpId op) {
+    for (ValueId result : graph.op(op).results)
+      if (graph.value(result).outputRole != OutputRole::None)
+        return false;
+    return !graph.op(op).tags.neverRecompute;
+  };
+  std::vector<std::pair<int, int>> choices; // (stage, position)
+  for (int t = 0; t < static_cast<int>(order.size()); ++t)
+    for (int i = 0; i < t; ++i)
+      if (mayRepeat(order[i]))
+        choices.push_back({t, i});
+  EXPECT_LE(choices.size(), 20u) << "graph too large to enumerate";
+  CostModel costModel = unitCostModel();
+  std::vector<std::pair<int64_t, double>> outcomes;
+  for (uint64_t mask = 0; mask < (uint64_t(1) << choices.size()); ++mask) {
+    Schedule schedule;
+    size_t next = 0;
+    for (int t = 0; t < static_cast<int>(order.size()); ++t) {
+      for (; next < choices.size() && choices[next].first == t; ++next)
+        if (mask & (uint64_t(1) << next))
+          schedule.steps.push_back(order[choices[next].second]);
+      schedule.steps.push_back(order[t]);
+    }
+    absl::StatusOr<SimulationResult> simulation =
+        simulate(graph, phases, schedule, costModel);
+    if (simulation.ok())
+      outcomes.push_back({simulation->peakBytes, simulation->totalTimeUs});
+  }
+  return outcomes;
+}
+
+TEST(OptimalTest, MatchesExhaustiveSearchOnSmallRandomGraphs) {
+  CostModel costModel = unitCostModel();
+  int solvedBudgets = 0, infeasibleBudgets = 0;
+  for (uint64_t seed = 1; seed <= 24; ++seed) {
+    SCOPED_TRACE(testing::Message() << "seed " << seed);
+    int numForward = 2 + seed % 3;
+    Graph graph = buildSmallRandomGraph(seed, numForward, 6 - numForward);
+    ASSERT_TRUE(graph.validate().ok()) << graph.validate();
+    Classification phases = classifyOrDie(graph);
+    std::vector<std::pair<int64_t, double>> outcomes =
+        enumerateStagedSchedules(graph, phases);
+    ASSERT_FALSE(outcomes.empty());
+    int64_t minPeak = std::numeric_limits<int64_t>::max(), maxPeak = 0;
+    for (const auto &[peak, cost] : outcomes) {
+      minPeak = std::min(minPeak, peak);
+      maxPeak = std::max(maxPeak, peak);
+    }
+    for (int64_t budget = minPeak - 1; budget <= maxPeak; ++budget) {
+      SCOPED_TRACE(testing::Message() << "budget " << budget);
+      double best = std::numeric_limits<double>::infinity();
+      for (const auto &[peak, cost] : outcomes)
+        if (peak <= budget)
+          best = std::min(best, cost);
+      absl::StatusOr<OptimalSolution> solution =
+          solveOptimal(graph, phases, budget, costModel, OptimalOptions{});
+      if (std::isinf(best)) {
+        ASSERT_FALSE(solution.ok());
+        EXPECT_EQ(solution.status().code(),
+                  absl::StatusCode::kResourceExhausted);
+        EXPECT_NE(
+            solution.status().message().find(absl::StrCat(
+                "smallest budget any schedule meets is ", minPeak, " bytes")),
+            std::string::npos)
+            << solution.status();
+        ++infeasibleBudgets;
+        continue;
+      }
+      ASSERT_TRUE(solution.ok()) << solution.status();
+      EXPECT_TRUE(solution->provenOptimal);
+      EXPECT_NEAR(solution->totalCostUs, best, 1e-9);
+      expectConsistent(graph, phases, *solution, budget);
+      ++solvedBudgets;
+    }
+  }
+  // The sweep must have exercised both outcomes.
+  EXPECT_GT(solvedBudgets, 24);
+  EXPECT_GE(infeasibleBudgets, 24);
+}
+
+//===----------------------------------------------------------------------===//
+// Checkmate benchmark graphs (../shared/data/checkmate)
+//===----------------------------------------------------------------------===//
+
+absl::StatusOr<Graph> readCheckmateGraph(const std::string &file) {
+  std::ifstream stream(std::string(REMAT_SHARED_DATA_DIR) + "/checkmate/" +
+                       file);
+  if (!stream)
+    return absl::NotFoundError(absl::StrCat("cannot read ", file));
+  std::stringstream text;
+  text << stream.rdbuf();
+  return importCheckmateJson(text.str());
+}
+
+int64_t topologicalPeak(const Graph &graph, const Classification &phases) {
+  Schedule schedule;
+  for (OpId op = 0; op < static_cast<OpId>(graph.numOps()); ++op)
+    schedule.steps.push_back(op);
+  absl::StatusOr<SimulationResult> simulation =
+      simulate(graph, phases, schedule, unitCostModel());
+  EXPECT_TRUE(simulation.ok()) << simulation.status();
+  return simulation.ok() ? simulation->peakBytes : 0;
+}
+
+TEST(OptimalTest, Vgg16AtNinetyPercentOfThePeak) {
+  absl::StatusOr<Graph> graph =
+      readCheckmateGraph("VGG16_b256_224x224_train.json");
+  ASSERT_TRUE(graph.ok()) << graph.status();
+  Classification phases = classifyOrDie(*graph);
+  // README: topological peak 15,825,108,992 bytes, B(0.9) = 14,242,598,093.
+  ASSERT_EQ(topologicalPeak(*graph, phases), 15825108992);
+  const int64_t budget = 14242598093;
+  CostModel costModel = unitCostModel();
+  absl::StatusOr<OptimalSolution> solution =
+      solveOptimal(*graph, phases, budget, costModel, OptimalOptions{});
+  ASSERT_TRUE(solution.ok()) << solution.status();
+  EXPECT_TRUE(solution->provenOptimal);
+  expectConsistent(*graph, phases, *solution, budget);
+  // The budget is below the no-recompute peak, so something is recomputed;
+  // every op still runs at least once (total cost_cpu 15,500).
+  EXPECT_GT(solution->recomputeCostUs, 0);
+  EXPECT_DOUBLE_EQ(solution->totalCostUs - solution->recomputeCostUs, 15500);
+
+  // A larger budget can only be cheaper.
+  absl::StatusOr<OptimalSolution> looser =
+      solveOptimal(*graph, phases, 15000000000, costModel, OptimalOptions{});
+  ASSERT_TRUE(looser.ok()) << looser.status();
+  EXPECT_LE(looser->totalCostUs, solution->totalCostUs);
+}
+
+TEST(OptimalTest, Vgg16AtEightyPercentNamesTheSmallestBudget) {
+  absl::StatusOr<Graph> graph =
+      readCheckmateGraph("VGG16_b256_224x224_train.json");
+  ASSERT_TRUE(graph.ok()) << graph.status();
+  Classification phases = classifyOrDie(*graph);
+  // The last op (the gradient of the first conv) reads two values and
+  // writes one while the gradients are live: no schedule goes below the
+  // bytes of its operands and result, and `optimal` finds one that meets it.
+  const GraphOp &last = graph->op(graph->numOps() - 1);
+  int64_t needed = graph->value(last.results.front()).type.bytes();
+  for (ValueId operand : last.operands)
+    needed += graph->value(operand).type.bytes();
+  absl::StatusOr<OptimalSolution> solution = solveOptimal(
+      *graph, phases, 12660087194, unitCostModel(), OptimalOptions{});
+  ASSERT_FALSE(solution.ok());
+  EXPECT_EQ(solution.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_NE(solution.status().message().find(absl::StrCat(
+                "smallest budget any schedule meets is ", needed, " bytes")),
+            std::string::npos)
+      << solution.status();
+  absl::StatusOr<OptimalSolution> atMinimum =
+      solveOptimal(*graph, phases, needed, unitCostModel(), OptimalOptions{});
+  ASSERT_TRUE(atMinimum.ok()) << atMinimum.status();
+  EXPECT_EQ(atMinimum->peakBytes, needed);
+}
+
+TEST(OptimalTest, TimeLimitGivesDeadlineExceededWithAdvice) {
+  absl::StatusOr<Graph> graph =
+      readCheckmateGraph("VGG19_b256_224x224_train.json");
+  ASSERT_TRUE(graph.ok()) << graph.status();
+  Classification phases = classifyOrDie(*graph);
+  OptimalOptions options;
+  options.timeLimitSeconds = 0.01;
+  absl::StatusOr<OptimalSolution> solution =
+      solveOptimal(*graph, phases, 13646587495, unitCostModel(), options);
+  ASSERT_FALSE(solution.ok());
+  EXPECT_EQ(solution.status().code(), absl::StatusCode::kDeadlineExceeded);
+  EXPECT_NE(solution.status().message().find("use the `budget` strategy"),
+            std::string::npos)
+      << solution.status();
+}
+
+/// Not a test: measures how far `optimal` goes on the benchmark graphs and on
+/// linear graphs, for docs/Optimal.md. Run with
+///   RematCoreTests --gtest_also_run_disabled_tests \
+///     --gtest_filter=OptimalTest.DISABLED_MeasureSizes
+TEST(OptimalTest, DISABLED_MeasureSizes) {
+  CostModel costModel = unitCostModel();
+  auto measure = [&](const std::string &label, const Graph &graph,
+                     double fraction, double seconds) {
+    Classification phases = classifyOrDie(graph);
+    int64_t peak = topologicalPeak(graph, phases);
+    int64_t budget = static_cast<int64_t>(std::ceil(fraction * peak));
+    OptimalOptions options;
+    options.timeLimitSeconds = seconds;
+    options.acceptSuboptimal = true;
+    auto start = std::chrono::steady_clock::now();
+    absl::StatusOr<OptimalSolution> solution =
+        solveOptimal(graph, phases, budget, costModel, options);
+    double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    if (!solution.ok()) {
+      std::printf(
+          "%-28s ops %4zu B=%.2f peak: %s (%.1f s)\n", label.c_str(),
+          graph.numOps(), fraction,
+          std::string(solution.status().message()).substr(0, 90).c_str(),
+          elapsed);
+      return;
+    }
+    double base = solution->totalCostUs - solution->recomputeCostUs;
+    std::printf("%-28s ops %4zu B=%.2f peak: TDI %.3f%% %s (%.1f s)\n",
+                label.c_str(), graph.numOps(), fraction,
+                100 * solution->recomputeCostUs / base,
+                solution->provenOptimal ? "optimal" : "not proven", elapsed);
+  };
+  for (int n : {8, 16, 24, 32, 48})
+    for (double fraction : {0.5, 0.3})
+      measure("linear n=" + std::to_string(n),
+              test::buildCheckmateLinearGraph(n), fraction, 120);
+  for (const char *file :
+       {"VGG16_b256_224x224_train.json", "VGG19_b256_224x224_train.json",
+        "MobileNet_b512_224x224_train.json", "ResNet50_b256_224x224_train.json",
+        "random_layered_n100.json"}) {
+    absl::StatusOr<Graph> graph = readCheckmateGraph(file);
+    ASSERT_TRUE(graph.ok()) << graph.status();
+    for (double fraction : {0.9, 0.8})
+      measure(file, *graph, fraction, 120);
+  }
+}
+
+} // namespace
+} // namespace remat
