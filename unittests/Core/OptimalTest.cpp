@@ -9,6 +9,7 @@
 #include "remat/Core/Optimal.h"
 #include "remat/Core/CheckmateImport.h"
 
+#include "PlannerTestUtil.h"
 #include "TestGraphs.h"
 
 #include "absl/strings/str_cat.h"
@@ -284,6 +285,100 @@ TEST(OptimalTest, MatchesExhaustiveSearchOnSmallRandomGraphs) {
   // The sweep must have exercised both outcomes.
   EXPECT_GT(solvedBudgets, 24);
   EXPECT_GE(infeasibleBudgets, 24);
+}
+
+//===----------------------------------------------------------------------===//
+// The heuristics never beat the optimum
+//===----------------------------------------------------------------------===//
+
+/// Plans `graph` with every heuristic (budget at several points of its
+/// range) and checks, at each budget a heuristic meets, that `optimal` is
+/// feasible and no slower than any heuristic plan within that budget.
+/// Returns how many (budget, heuristic) pairs were compared.
+int compareHeuristicsWithOptimal(const Graph &graph) {
+  PlanOptions base;
+  CostModel costModel(base.target);
+  struct Point {
+    std::string strategy;
+    int64_t peak;
+    double timeUs;
+  };
+  std::vector<Point> points;
+  auto addPlan = [&](PlanOptions options, const std::string &label) {
+    absl::StatusOr<Plan> plan = planRematerialization(graph, options);
+    // A budget a heuristic cannot meet is not a comparison point.
+    if (!plan.ok())
+      return;
+    // Derivations are outside the model `optimal` solves.
+    if (plan->simulation.numDerivations > 0)
+      return;
+    points.push_back(
+        {label, plan->simulation.peakBytes, plan->simulation.totalTimeUs});
+  };
+  for (Strategy strategy :
+       {Strategy::SaveAll, Strategy::RecomputeAll, Strategy::MinCut})
+    addPlan(test::optionsFor(strategy), std::string(toString(strategy)));
+  for (double fraction : {0.0, 0.25, 0.5, 0.75, 1.0}) {
+    PlanOptions options = test::optionsFor(Strategy::Budget);
+    options.budget = MemoryBudget{MemoryBudget::Kind::Fraction, 0, fraction};
+    addPlan(options, absl::StrCat("budget ", fraction));
+  }
+  absl::StatusOr<Classification> phases = classify(graph);
+  EXPECT_TRUE(phases.ok()) << phases.status();
+  if (!phases.ok())
+    return 0;
+  std::vector<int64_t> budgets;
+  for (const Point &point : points)
+    budgets.push_back(point.peak);
+  std::sort(budgets.begin(), budgets.end());
+  budgets.erase(std::unique(budgets.begin(), budgets.end()), budgets.end());
+  int compared = 0;
+  for (int64_t budget : budgets) {
+    OptimalOptions options;
+    options.timeLimitSeconds = 20;
+    absl::StatusOr<OptimalSolution> optimal =
+        solveOptimal(graph, *phases, budget, costModel, options);
+    if (!optimal.ok() &&
+        optimal.status().code() == absl::StatusCode::kDeadlineExceeded)
+      continue;
+    // Some heuristic meets this budget, so `optimal` must too.
+    EXPECT_TRUE(optimal.ok())
+        << "budget " << budget << ": " << optimal.status();
+    if (!optimal.ok())
+      continue;
+    EXPECT_LE(optimal->peakBytes, budget);
+    for (const Point &point : points) {
+      if (point.peak > budget)
+        continue;
+      EXPECT_LE(optimal->totalCostUs, point.timeUs * (1 + 1e-9) + 1e-9)
+          << point.strategy << " beats `optimal` at budget " << budget
+          << " (its peak " << point.peak << ")";
+      ++compared;
+    }
+  }
+  return compared;
+}
+
+TEST(OptimalTest, HeuristicsNeverBeatOptimalOnRandomJointGraphs) {
+  int compared = 0;
+  for (uint64_t seed = 101; seed <= 120; ++seed) {
+    SCOPED_TRACE(testing::Message() << "seed " << seed);
+    test::RandomGraphOptions options;
+    options.numForwardOps = 8 + static_cast<int>(seed % 5);
+    compared += compareHeuristicsWithOptimal(
+        test::buildRandomJointGraph(seed, options));
+  }
+  EXPECT_GT(compared, 100);
+}
+
+TEST(OptimalTest, HeuristicsNeverBeatOptimalOnExplicitPhaseGraphs) {
+  int compared = 0;
+  for (uint64_t seed = 201; seed <= 220; ++seed) {
+    SCOPED_TRACE(testing::Message() << "seed " << seed);
+    compared += compareHeuristicsWithOptimal(
+        buildSmallRandomGraph(seed, 4 + seed % 3, 5));
+  }
+  EXPECT_GT(compared, 100);
 }
 
 //===----------------------------------------------------------------------===//
