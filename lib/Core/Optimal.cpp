@@ -524,11 +524,52 @@ std::string tooLargeAdvice(const Problem &problem) {
       problem.size());
 }
 
+/// Drops evaluations whose results nobody reads. The solver only leaves
+/// them for zero-cost ops, where it is indifferent; without them the plan
+/// reads better and its memory can only shrink.
+void dropUnreadEvaluations(const Graph &graph, Schedule &schedule) {
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    const size_t numSteps = schedule.steps.size();
+    std::vector<bool> read(numSteps, false);
+    std::vector<int64_t> latestStep(graph.numValues(), -1);
+    std::vector<int> evaluations(graph.numOps(), 0);
+    for (size_t step = 0; step < numSteps; ++step) {
+      const GraphOp &op = graph.op(schedule.steps[step]);
+      for (ValueId operand : op.operands)
+        if (latestStep[operand] >= 0)
+          read[latestStep[operand]] = true;
+      for (ValueId result : op.results)
+        latestStep[result] = static_cast<int64_t>(step);
+      ++evaluations[schedule.steps[step]];
+    }
+    // The last evaluation of an output stays live to the end: it is read.
+    for (size_t value = 0; value < graph.numValues(); ++value)
+      if (graph.value(static_cast<ValueId>(value)).outputRole !=
+              OutputRole::None &&
+          latestStep[value] >= 0)
+        read[latestStep[value]] = true;
+    std::vector<OpId> kept;
+    for (size_t step = 0; step < numSteps; ++step) {
+      OpId op = schedule.steps[step];
+      if (!read[step] && evaluations[op] > 1) {
+        --evaluations[op];
+        changed = true;
+        continue;
+      }
+      kept.push_back(op);
+    }
+    schedule.steps = std::move(kept);
+  }
+}
+
 /// Builds the result from a schedule and checks it against the simulator.
 absl::StatusOr<OptimalSolution>
 finish(const Graph &graph, const Classification &phases,
        const CostModel &costModel, const Problem &problem, Schedule schedule,
        int64_t budgetBytes, bool provenOptimal) {
+  dropUnreadEvaluations(graph, schedule);
   double costUs = 0;
   for (OpId op : schedule.steps)
     costUs += problem.costUs[problem.position[op]];
