@@ -62,6 +62,10 @@ private:
 
   /// Cotangent of result `index`, or zeros when it has none (e.g. the second
   /// result of an opaque op that never reaches an output).
+  /// Rules build one op per statement (never two op-building calls as
+  /// arguments of one call), so the emitted order does not depend on the
+  /// compiler's argument evaluation order; resultGrad of a result that has a
+  /// cotangent builds nothing.
   Value resultGrad(unsigned index) {
     if (Value grad = resultGrads[index])
       return grad;
@@ -213,11 +217,14 @@ private:
       Value exponentMinusOne = AddScalarOp::create(
           b, loc, exponent.getType(), exponent, b.getF64FloatAttr(-1.0));
       Value power = PowOp::create(b, loc, base, exponentMinusOne);
-      grads[0] = mul(resultGrad(0), mul(exponent, power));
+      Value slope = mul(exponent, power);
+      grads[0] = mul(resultGrad(0), slope);
     }
-    if (needs(1))
-      grads[1] = mul(mul(resultGrad(0), powOp.getResult()),
-                     LogOp::create(b, loc, base));
+    if (needs(1)) {
+      Value scaled = mul(resultGrad(0), powOp.getResult());
+      Value logBase = LogOp::create(b, loc, base);
+      grads[1] = mul(scaled, logBase);
+    }
     return success();
   }
   LogicalResult visit(NegOp) {
@@ -241,7 +248,8 @@ private:
     // y = x^(-1/2): dy/dx = -y^3 / 2.
     Value cube = PowScalarOp::create(
         b, loc, rsqrtOp.getType(), rsqrtOp.getResult(), b.getF64FloatAttr(3.0));
-    grads[0] = mul(resultGrad(0), mulScalar(cube, -0.5));
+    Value slope = mulScalar(cube, -0.5);
+    grads[0] = mul(resultGrad(0), slope);
     return success();
   }
   LogicalResult visit(TanhOp tanhOp) {
@@ -274,7 +282,8 @@ private:
     return success();
   }
   LogicalResult visit(SquareOp squareOp) {
-    grads[0] = mul(resultGrad(0), mulScalar(squareOp.getInput(), 2.0));
+    Value slope = mulScalar(squareOp.getInput(), 2.0);
+    grads[0] = mul(resultGrad(0), slope);
     return success();
   }
   LogicalResult visit(PowScalarOp powOp) {
@@ -294,7 +303,8 @@ private:
             ? input
             : Value(PowScalarOp::create(b, loc, input.getType(), input,
                                         b.getF64FloatAttr(exponent - 1.0)));
-    grads[0] = mul(resultGrad(0), mulScalar(power, exponent));
+    Value slope = mulScalar(power, exponent);
+    grads[0] = mul(resultGrad(0), slope);
     return success();
   }
   LogicalResult visit(AddScalarOp) {
