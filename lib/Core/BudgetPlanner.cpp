@@ -44,9 +44,8 @@ enumerateCandidates(const PlanContext &context) {
         constraints.isOutput[value] ||
         !constraints.recomputable(value, /*automatic=*/true))
       continue;
-    double replayUs =
-        context.costModel.predictTimeUs(graph, graph.value(value).producer);
-    score[value] = static_cast<double>(graph.value(value).type.bytes()) /
+    double replayUs = context.tables.opTimeUs[graph.value(value).producer];
+    score[value] = static_cast<double>(context.tables.valueBytes[value]) /
                    (replayUs + 1e-3);
     convertible.push_back(value);
   }
@@ -54,14 +53,14 @@ enumerateCandidates(const PlanContext &context) {
       convertible.begin(), convertible.end(),
       [&](ValueId lhs, ValueId rhs) { return score[lhs] > score[rhs]; });
 
-  // All prefixes on small graphs; a fixed grid on large ones, sized so that
-  // the simulations stay around 2e7 edge visits.
+  // All prefixes on small graphs; on large ones a fixed grid sized so that
+  // all simulations together visit about 2e6 ops and edges (9 to 129 plans).
   const size_t total = convertible.size();
   size_t graphSize = graph.numValues() + graph.numOps();
   for (const GraphOp &op : graph.ops())
     graphSize += op.operands.size();
   size_t gridPoints =
-      std::clamp<size_t>(20000000 / std::max<size_t>(graphSize, 1), 17, 257);
+      std::clamp<size_t>(2000000 / std::max<size_t>(graphSize, 1), 9, 129);
   std::vector<size_t> prefixes;
   if (total + 1 <= gridPoints) {
     for (size_t k = 0; k <= total; ++k)

@@ -20,11 +20,9 @@ chooseDerivations(const PlanContext &context, const std::vector<uint8_t> &keep,
                   bool replaceSaves) {
   const Graph &graph = context.graph;
   const Constraints &constraints = context.constraints;
-  bool anyRule = false;
-  for (const GraphOp &op : graph.ops())
-    anyRule |= !op.inverseRules.empty();
-  if (!anyRule)
+  if (!constraints.hasInverseRules)
     return {};
+  const std::vector<int64_t> &bytes = context.tables.valueBytes;
 
   const size_t numValues = graph.numValues();
   std::vector<uint8_t> derived(numValues, 0), pinned(numValues, 0);
@@ -44,7 +42,7 @@ chooseDerivations(const PlanContext &context, const std::vector<uint8_t> &keep,
         constraints.hardSave[value] != HardSave::None ||
         constraints.user[value] != UserChoice::None)
       continue;
-    if (graph.value(value).type.bytes() == 0)
+    if (bytes[value] == 0)
       continue;
     if (keep[value] && !replaceSaves)
       continue;
@@ -58,10 +56,8 @@ chooseDerivations(const PlanContext &context, const std::vector<uint8_t> &keep,
   };
   std::stable_sort(candidates.begin(), candidates.end(),
                    [&](ValueId lhs, ValueId rhs) {
-                     int64_t lhsBytes = graph.value(lhs).type.bytes();
-                     int64_t rhsBytes = graph.value(rhs).type.bytes();
-                     if (lhsBytes != rhsBytes)
-                       return lhsBytes > rhsBytes;
+                     if (bytes[lhs] != bytes[rhs])
+                       return bytes[lhs] > bytes[rhs];
                      return banned(lhs) && !banned(rhs);
                    });
 
@@ -103,7 +99,7 @@ chooseDerivations(const PlanContext &context, const std::vector<uint8_t> &keep,
     // only pays when the derivation is cheaper than replaying the producer.
     if (!keep[value] &&
         derivationTimeUs(context, *best, value) >=
-            context.costModel.predictTimeUs(graph, graph.value(value).producer))
+            context.tables.opTimeUs[graph.value(value).producer])
       continue;
     derived[value] = 1;
     for (ValueId source : best->from)

@@ -14,9 +14,12 @@
 
 #include "absl/strings/str_cat.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace remat::detail {
+
+double derivationElements(const PlanContext &context, ValueId value);
 
 namespace {
 
@@ -120,8 +123,7 @@ private:
           step.value = value;
           step.reads = derivation.from;
           step.timeUs = derivationTimeUs(context_, derivation, value);
-          step.flops =
-              static_cast<double>(graph_.value(value).type.numElements());
+          step.flops = derivationElements(context_, value);
           derivations_.push_back(std::move(step));
           available_[value] = 1;
         } else {
@@ -187,14 +189,20 @@ private:
 
 } // namespace
 
+double derivationElements(const PlanContext &context, ValueId value) {
+  DType dtype = context.graph.value(value).type.dtype;
+  return static_cast<double>(context.tables.valueBytes[value] /
+                             std::max<int64_t>(dtypeBytes(dtype), 1));
+}
+
 double derivationTimeUs(const PlanContext &context,
                         const Derivation &derivation, ValueId value) {
-  const TensorType &type = context.graph.value(value).type;
-  int64_t bytes = type.bytes();
+  int64_t bytes = context.tables.valueBytes[value];
   for (ValueId source : derivation.from)
-    bytes += context.graph.value(source).type.bytes();
+    bytes += context.tables.valueBytes[source];
   return context.costModel.predictPointwiseTimeUs(
-      static_cast<double>(type.numElements()), bytes, type.dtype);
+      derivationElements(context, value), bytes,
+      context.graph.value(value).type.dtype);
 }
 
 absl::StatusOr<SimulationResult> simulateKeep(const PlanContext &context,

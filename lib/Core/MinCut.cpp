@@ -162,7 +162,7 @@ absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context) {
     if (!isCandidate(id))
       continue;
     ++numCandidates;
-    int64_t bytes = graph.value(static_cast<ValueId>(id)).type.bytes();
+    int64_t bytes = context.tables.valueBytes[id];
     totalBytes = bytes > (kInfinite >> 2) - totalBytes ? (kInfinite >> 2)
                                                        : totalBytes + bytes;
   }
@@ -178,13 +178,13 @@ absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context) {
     if (graphValue.inputRole) {
       if (*graphValue.inputRole != InputRole::Input)
         return 0; // parameters and RNG state are always available
-      return graphValue.type.bytes() / divisor * tieRange;
+      return context.tables.valueBytes[id] / divisor * tieRange;
     }
     if (constraints.isOutput[id])
       return 0; // live until the end anyway
     if (constraints.forcedRecompute(value))
       return kInfinite;
-    return graphValue.type.bytes() / divisor * tieRange +
+    return context.tables.valueBytes[id] / divisor * tieRange +
            (constraints.needed[id] ? 1 : 2);
   };
 

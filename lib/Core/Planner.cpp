@@ -249,7 +249,7 @@ absl::StatusOr<Plan> planFromOptimal(const PlanContext &context,
   result.keep = facts.readFromForward;
   result.budgetBytes = budgetBytes;
   absl::StatusOr<SimulationResult> simulation =
-      simulate(graph, context.phases, schedule, context.costModel);
+      simulate(graph, context.phases, schedule, context.tables);
   if (!simulation.ok())
     return absl::InternalError(
         absl::StrCat("the optimal schedule does not simulate: ",
@@ -310,7 +310,8 @@ absl::StatusOr<Plan> planRematerialization(const Graph &graph,
   if (!constraints.ok())
     return constraints.status();
   CostModel costModel(options.target);
-  PlanContext context{graph, *phases, *constraints, options, costModel};
+  SimulationTables tables = buildSimulationTables(graph, costModel);
+  PlanContext context{graph, *phases, *constraints, options, costModel, tables};
 
   StrategyResult result;
   switch (options.strategy) {

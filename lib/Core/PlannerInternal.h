@@ -55,6 +55,8 @@ struct Constraints {
   /// True for policy recomputes that lost to a hard save (never_recompute
   /// wins over a policy), for the explanation.
   std::vector<uint8_t> policyOverruled;
+  /// Whether any op declares an inverse rule (derivation is skipped if not).
+  bool hasInverseRules = false;
 
   bool forcedRecompute(ValueId value) const {
     return user[value] == UserChoice::MustRecompute ||
@@ -94,6 +96,8 @@ struct PlanContext {
   const Constraints &constraints;
   const PlanOptions &options;
   const CostModel &costModel;
+  /// Bytes per value and time per op, computed once per planning.
+  const SimulationTables &tables;
 };
 
 /// What the backward walk found while placing recomputations.

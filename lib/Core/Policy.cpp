@@ -184,6 +184,8 @@ absl::StatusOr<Constraints> computeConstraints(const Graph &graph,
     constraints.isForward[value] = 1;
   for (ValueId value : phases.neededByBackward)
     constraints.needed[value] = 1;
+  for (const GraphOp &op : graph.ops())
+    constraints.hasInverseRules |= !op.inverseRules.empty();
   for (size_t id = 0; id < numValues; ++id)
     constraints.isOutput[id] =
         graph.value(static_cast<ValueId>(id)).outputRole != OutputRole::None;

@@ -49,11 +49,37 @@ int64_t saturatingAdd(int64_t a, int64_t b) {
 
 } // namespace
 
+SimulationTables buildSimulationTables(const Graph &graph,
+                                       const CostModel &costModel) {
+  SimulationTables tables;
+  tables.valueBytes.reserve(graph.numValues());
+  for (const GraphValue &value : graph.values())
+    tables.valueBytes.push_back(value.type.bytes());
+  tables.opTimeUs.reserve(graph.numOps());
+  for (size_t op = 0; op < graph.numOps(); ++op)
+    tables.opTimeUs.push_back(
+        costModel.predictTimeUs(graph, static_cast<OpId>(op)));
+  return tables;
+}
+
 absl::StatusOr<SimulationResult> simulate(const Graph &graph,
                                           const Classification &phases,
                                           const Schedule &schedule,
                                           const CostModel &costModel) {
+  return simulate(graph, phases, schedule,
+                  buildSimulationTables(graph, costModel));
+}
+
+absl::StatusOr<SimulationResult> simulate(const Graph &graph,
+                                          const Classification &phases,
+                                          const Schedule &schedule,
+                                          const SimulationTables &tables) {
   SimulationResult result;
+  if (tables.valueBytes.size() != graph.numValues() ||
+      tables.opTimeUs.size() != graph.numOps())
+    return absl::InvalidArgumentError(
+        "simulation tables were built for another graph; rebuild them with "
+        "buildSimulationTables");
   const size_t numSteps = schedule.steps.size();
   if (phases.opPhase.size() != graph.numOps())
     return absl::InvalidArgumentError(absl::StrFormat(
@@ -94,7 +120,7 @@ absl::StatusOr<SimulationResult> simulate(const Graph &graph,
   for (const GraphValue &value : graph.values()) {
     if (!value.inputRole)
       continue;
-    int64_t bytes = value.type.bytes();
+    int64_t bytes = tables.valueBytes[&value - graph.values().data()];
     switch (*value.inputRole) {
     case InputRole::Input:
       result.inputBytes = saturatingAdd(result.inputBytes, bytes);
@@ -140,7 +166,7 @@ absl::StatusOr<SimulationResult> simulate(const Graph &graph,
           !inputReadInBackward[value]) {
         inputReadInBackward[value] = true;
         result.savedBytes =
-            saturatingAdd(result.savedBytes, graphValue.type.bytes());
+            saturatingAdd(result.savedBytes, tables.valueBytes[value]);
       }
       return absl::OkStatus();
     }
@@ -203,7 +229,7 @@ absl::StatusOr<SimulationResult> simulate(const Graph &graph,
     }
     for (ValueId value : graphOp.results)
       produce(value, event);
-    double timeUs = costModel.predictTimeUs(graph, op);
+    double timeUs = tables.opTimeUs[op];
     result.totalTimeUs += timeUs;
     if (evaluations[op]++ > 0) {
       result.recomputeTimeUs += timeUs;
@@ -230,7 +256,7 @@ absl::StatusOr<SimulationResult> simulate(const Graph &graph,
 
   std::vector<int64_t> delta(numEvents + 1, 0);
   for (const Instance &instance : instances) {
-    int64_t bytes = graph.value(instance.value).type.bytes();
+    int64_t bytes = tables.valueBytes[instance.value];
     delta[instance.producedAt] += bytes;
     delta[instance.lastRead + 1] -= bytes;
     if (instance.producedAt < boundaryEvent &&

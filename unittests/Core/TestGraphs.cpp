@@ -499,13 +499,15 @@ Graph buildRandomJointGraph(uint64_t seed, const RandomGraphOptions &options) {
   Graph &graph = builder.graph();
   std::vector<ValueId> grad(graph.numValues(), kNoId);
   std::vector<ValueId> pendingGradients;
-  for (const ForwardOp &op : ops) {
-    if (!graph.users(op.result).empty())
-      continue;
-    graph.markOutput(op.result, OutputRole::Output);
-    grad[op.result] =
-        builder.input("d" + std::to_string(op.result),
-                      builder.typeOf(op.result), InputRole::Tangent);
+  std::vector<ValueId> unread;
+  for (const ForwardOp &op : ops)
+    if (graph.users(op.result).empty())
+      unread.push_back(op.result);
+  // Adding tangents invalidates the user lists: decide first, then add.
+  for (ValueId result : unread) {
+    graph.markOutput(result, OutputRole::Output);
+    grad[result] = builder.input("d" + std::to_string(result),
+                                 builder.typeOf(result), InputRole::Tangent);
   }
   // Backward in reverse order: one op per forward op whose result has a
   // gradient, reading the gradient and a random subset of its operands and

@@ -74,6 +74,16 @@ struct SimulationResult {
   int64_t numDerivations = 0;
 };
 
+/// Per-value bytes and per-op predicted times of one graph under one cost
+/// model. Callers that simulate many schedules of a graph (the `budget`
+/// strategy) build them once.
+struct SimulationTables {
+  std::vector<int64_t> valueBytes; // by ValueId
+  std::vector<double> opTimeUs;    // by OpId
+};
+SimulationTables buildSimulationTables(const Graph &graph,
+                                       const CostModel &costModel);
+
 /// Fails if the schedule reads a value before any evaluation of its producer
 /// or omits an op needed for an output or gradient. `peakStep` indexes
 /// `schedule.steps`; a peak reached by a derivation reports the step it
@@ -82,6 +92,11 @@ absl::StatusOr<SimulationResult> simulate(const Graph &graph,
                                           const Classification &phases,
                                           const Schedule &schedule,
                                           const CostModel &costModel);
+/// The same, with precomputed tables (which must match graph and model).
+absl::StatusOr<SimulationResult> simulate(const Graph &graph,
+                                          const Classification &phases,
+                                          const Schedule &schedule,
+                                          const SimulationTables &tables);
 
 } // namespace remat
 
