@@ -9,6 +9,7 @@
 #define REMAT_INITALLREMAT_H
 
 #include "remat/Autodiff/Passes.h"
+#include "remat/Conversion/Passes.h"
 #include "remat/Dialect/Remat/IR/RematDialect.h"
 #include "remat/Interfaces/ExternalModels.h"
 
@@ -21,8 +22,12 @@ inline void registerAllRematDialects(mlir::DialectRegistry &registry) {
   registerPlannerExternalModels(registry);
 }
 
-/// remat-autodiff (needs MLIRRematAutodiff).
-inline void registerAllRematPasses() { registerRematAutodiffPasses(); }
+/// remat-autodiff (needs MLIRRematAutodiff) and the lowering passes (needs
+/// MLIRRematConversion).
+inline void registerAllRematPasses() {
+  registerRematAutodiffPasses();
+  registerRematConversionPasses();
+}
 
 } // namespace remat
 

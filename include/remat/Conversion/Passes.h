@@ -1,0 +1,69 @@
+//===- Passes.h - remat lowering passes -------------------------*- C++ -*-===//
+//
+// Part of remat. Declarations generated from Passes.td, the pattern entry
+// point of remat-lower-to-linalg, and the pipeline builders that
+// remat-lower-to-{cpu,nvvm,rocdl} and the runner share
+// (lib/Conversion/Pipelines/Pipelines.cpp composes them, in one place).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_CONVERSION_PASSES_H
+#define REMAT_CONVERSION_PASSES_H
+
+#include "remat/Dialect/Remat/IR/RematDialect.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace remat {
+
+#define GEN_PASS_DECL
+#include "remat/Conversion/Passes.h.inc"
+
+/// The conversion patterns of remat-lower-to-linalg: one pattern per typed
+/// remat op.
+void populateRematToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
+/// remat-lower-to-linalg, bufferization and the host lowering to the LLVM
+/// dialect. With `resultsToOutParams`, tensor results become trailing
+/// memref out-parameters (the runner's calling convention).
+void buildLowerToCPUPipeline(mlir::OpPassManager &pm, bool resultsToOutParams);
+
+/// Options shared by the GPU pipelines.
+struct GPULoweringOptions {
+  std::string chip;
+  std::string features; // NVVM only
+  std::string format;   // isa, bin (fatbin: NVVM only)
+  std::string toolkit;  // ROCDL only: folder holding llvm/bin/ld.lld
+  int64_t threadsPerBlock = 128;
+};
+
+/// remat-lower-to-linalg, bufferization, loops mapped to blocks and threads,
+/// kernel outlining and upstream's NVVM pipeline; emits gpu.binary.
+void buildLowerToNVVMPipeline(mlir::OpPassManager &pm,
+                              const GPULoweringOptions &options);
+
+/// The same loop mapping, then the ROCDL lowering for `options.chip`.
+void buildLowerToROCDLPipeline(mlir::OpPassManager &pm,
+                               const GPULoweringOptions &options);
+
+#define GEN_PASS_REGISTRATION
+#include "remat/Conversion/Passes.h.inc"
+
+} // namespace remat
+
+#endif // REMAT_CONVERSION_PASSES_H

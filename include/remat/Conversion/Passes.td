@@ -1,0 +1,157 @@
+//===- Passes.td - remat lowering passes -------------------*- tablegen -*-===//
+//
+// Part of remat. The lowering of planned graphs: remat ops to linalg on
+// tensors, and from there to the host (LLVM dialect) and to GPU binaries
+// (NVVM, ROCDL). Pipelines are composed in lib/Conversion/Pipelines; this
+// file declares the passes that name them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_CONVERSION_PASSES_TD
+#define REMAT_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def RematLowerToLinalgPass : Pass<"remat-lower-to-linalg", "::mlir::ModuleOp"> {
+  let summary = "Lower every typed remat op to linalg, tensor, arith and math "
+                "on tensors";
+  let description = [{
+    Rewrites each remat op (all but `remat.opaque`, which has no semantics
+    to lower and is reported as an error) into upstream ops on tensors:
+    `linalg.generic` for elementwise ops, contractions, reductions,
+    normalizations, attention, convolution and pooling; `tensor` ops for
+    views (`collapse_shape`/`expand_shape`, `extract_slice`, `insert_slice`,
+    `pad`); `arith`/`math` in the bodies.
+
+    Floating-point work is done in f32: bf16/f16 operands are extended when
+    read and results truncated once when written, and every reduction
+    accumulates in f32 (as the statistics results already are). Dropout
+    draws its keep-mask from a counter-based hash of (seed, offset + linear
+    element index), so recomputing a dropout regenerates the same mask; see
+    docs/Lowering.md for the generator.
+
+    Remat attributes on functions and arguments (roles, tags, decisions)
+    are left in place; they do not affect the lowering.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
+def RematLowerToCPUPass : Pass<"remat-lower-to-cpu", "::mlir::ModuleOp"> {
+  let summary = "Lower a remat module to the LLVM dialect for the host";
+  let description = [{
+    Runs `remat-lower-to-linalg` and then the host pipeline: one-shot
+    bufferization across function boundaries (identity layouts), optionally
+    tensor results turned into caller-allocated out-parameters (what
+    `remat-run` calls), ownership-based buffer deallocation, linalg to
+    loops, SCF to CF, affine and memref lowering, bf16 expansion, math to
+    LLVM intrinsics and libm, and the arith/cf/func conversions to LLVM.
+    The result runs under `mlir-runner` (with `libmlir_c_runner_utils`) or
+    MLIR's ExecutionEngine.
+  }];
+  let options = [
+    Option<"resultsToOutParams", "results-to-out-params", "bool",
+           /*default=*/"false",
+           "Turn tensor results into trailing out-parameters that the caller "
+           "allocates (the calling convention of remat-run)">,
+  ];
+}
+
+def RematLowerToNVVMPass : Pass<"remat-lower-to-nvvm", "::mlir::ModuleOp"> {
+  let summary = "Lower a remat module to NVIDIA GPU kernels (NVVM, PTX or "
+                "cubin in gpu.binary) with host code in the LLVM dialect";
+  let description = [{
+    Runs `remat-lower-to-linalg`, bufferizes, turns linalg ops into
+    `scf.parallel` loops, tiles their parallel dimensions so the innermost
+    tile maps to threads and the rest to blocks, converts them to
+    `gpu.launch`, outlines kernels and runs upstream's
+    `gpu-lower-to-nvvm-pipeline` (NVVM target attached, `gpu.binary`
+    emitted). Every linalg op becomes one kernel. The kernels are naive:
+    one thread per output element, reductions as sequential loops in that
+    thread; docs/Lowering.md says what is not yet fast.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "Target GPU architecture (e.g. sm_80, sm_90)">,
+    Option<"features", "features", "std::string", /*default=*/"\"+ptx80\"",
+           "PTX features; sm_90 needs +ptx80 or later">,
+    Option<"format", "format", "std::string", /*default=*/"\"isa\"",
+           "gpu.binary payload: isa (PTX text), bin (cubin, needs ptxas) or "
+           "fatbin">,
+    Option<"threadsPerBlock", "threads-per-block", "int64_t",
+           /*default=*/"128",
+           "Tile size of the innermost parallel dimension, mapped to threads">,
+  ];
+}
+
+def RematLowerToROCDLPass : Pass<"remat-lower-to-rocdl", "::mlir::ModuleOp"> {
+  let summary = "Lower a remat module to AMD GPU kernels (ROCDL, assembly or "
+                "HSACO in gpu.binary) with host code in the LLVM dialect";
+  let description = [{
+    Same loop mapping as `remat-lower-to-nvvm`, then the ROCDL sequence
+    (there is no upstream one-flag ROCDL pipeline): `lower-affine`, kernel
+    outlining, `convert-gpu-to-rocdl{chipset=... runtime=HIP}` inside each
+    `gpu.module`, `rocdl-attach-target`, `gpu-to-llvm` and
+    `gpu-module-to-binary`. `format=bin` links HSACO with `ld.lld`, found as
+    `<toolkit>/llvm/bin/ld.lld` (ROCm's layout): point `toolkit` at a
+    folder whose `llvm` entry is an LLVM install with lld.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"gfx942\"",
+           "Target AMDGPU architecture (e.g. gfx90a, gfx942)">,
+    Option<"format", "format", "std::string", /*default=*/"\"isa\"",
+           "gpu.binary payload: isa (assembly) or bin (HSACO, needs ld.lld "
+           "under `toolkit`)">,
+    Option<"toolkit", "toolkit", "std::string", /*default=*/"\"\"",
+           "ROCm-layout folder holding llvm/bin/ld.lld (format=bin)">,
+    Option<"threadsPerBlock", "threads-per-block", "int64_t",
+           /*default=*/"128",
+           "Tile size of the innermost parallel dimension, mapped to threads">,
+  ];
+}
+
+def RematMemrefCopyToLinalgPass
+    : Pass<"remat-memref-copy-to-linalg", "::mlir::func::FuncOp"> {
+  let summary = "Rewrite memref.copy as linalg.copy";
+  let description = [{
+    Bufferization and `buffer-results-to-out-params` express copies as
+    `memref.copy`, which the host lowering turns into a call to the
+    `memrefCopy` runtime function when a side is strided, and which a GPU
+    lowering would leave on the host. As `linalg.copy` the copy becomes
+    loops like every other linalg op: inline code on the host, a kernel on
+    a GPU, and no runtime library to load.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def RematMapLoopsToGPUPass
+    : Pass<"remat-map-loops-to-gpu", "::mlir::func::FuncOp"> {
+  let summary = "Turn bufferized linalg ops into scf.parallel loops mapped "
+                "to GPU blocks and threads";
+  let description = [{
+    Each linalg op becomes an `scf.parallel` over its parallel dimensions
+    (reductions stay sequential `scf.for` loops inside); a loop nest with no
+    parallel dimension (a reduction to a scalar) is wrapped in a one-iteration
+    `scf.parallel` so it still runs on the device. Every outermost
+    `scf.parallel` is then collapsed to one dimension, tiled by
+    `threads-per-block` (guarded, no min/max bounds) and mapped: tiles to
+    `block_x`, elements of a tile to `thread_x`. `convert-parallel-loops-to-gpu`
+    then produces one `gpu.launch` per loop nest.
+  }];
+  let options = [
+    Option<"threadsPerBlock", "threads-per-block", "int64_t",
+           /*default=*/"128", "Threads per block (tile size)">,
+  ];
+  let dependentDialects = [
+    "::mlir::scf::SCFDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+  ];
+}
+
+#endif // REMAT_CONVERSION_PASSES_TD

@@ -1,0 +1,149 @@
+//===- Runner.h - execute remat functions on the host -----------*- C++ -*-===//
+//
+// Part of remat. Compiles a module (remat ops, or anything
+// remat-lower-to-cpu accepts) to host code with MLIR's ExecutionEngine and
+// calls its functions on host tensors. This is the CPU path that checks
+// gradients (finite differences), plans (partitioned vs joint graphs) and
+// GPU results; tools/remat-run is a thin command line around it.
+//
+// Typical use (a central finite difference of output 0 w.r.t. input 2):
+//
+//   auto runner = remat::Runner::create(module);          // compiles once
+//   if (!runner) return runner.takeError();
+//   const remat::FunctionSignature *sig = (*runner)->lookup("f");
+//   std::vector<remat::HostTensor> inputs = remat::makeSeededInputs(*sig, 1);
+//   inputs[2].set(k, x + eps);  auto plus  = (*runner)->run("f", inputs);
+//   inputs[2].set(k, x - eps);  auto minus = (*runner)->run("f", inputs);
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_RUNNER_RUNNER_H
+#define REMAT_RUNNER_RUNNER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir {
+class ExecutionEngine;
+} // namespace mlir
+
+namespace remat {
+
+/// Element types a remat tensor can have.
+enum class ElementKind { F32, F16, BF16, I64, I8, I1 };
+
+/// "f32", "bf16", ...
+llvm::StringRef getElementKindName(ElementKind kind);
+/// Bytes per element in host memory (i1 takes one byte, 0 or 1).
+int64_t getElementSize(ElementKind kind);
+
+/// A dense row-major tensor in host memory.
+struct HostTensor {
+  ElementKind kind = ElementKind::F32;
+  llvm::SmallVector<int64_t, 4> shape;
+  std::vector<uint8_t> bytes;
+
+  /// A zero-filled tensor.
+  static HostTensor zeros(ElementKind kind, llvm::ArrayRef<int64_t> shape);
+
+  int64_t getNumElements() const;
+  /// Element `index` (row-major) as a double: floats exactly, integers as
+  /// their signed value (i1 as 0 or 1).
+  double get(int64_t index) const;
+  /// Sets element `index`, rounding to nearest-even for f16/bf16/f32 and
+  /// truncating toward zero for integers (i1: value != 0).
+  void set(int64_t index, double value);
+  /// The raw bits of element `index`, zero-extended (for bitwise compares).
+  uint64_t getBits(int64_t index) const;
+  /// "tensor<2x3xf32>".
+  std::string getTypeString() const;
+};
+
+/// An argument or result of a function, as declared before lowering.
+struct TensorSpec {
+  ElementKind kind = ElementKind::F32;
+  llvm::SmallVector<int64_t, 4> shape;
+  /// `remat.role` of the argument or result ("" when absent): input, param,
+  /// tangent, rng, output, grad, saved, ...
+  std::string role;
+  /// `remat.grad_of` of a gradient result (-1 when absent).
+  int64_t gradOf = -1;
+  /// For an i64 argument: seeded values are drawn from [0, this), taken from
+  /// the op that consumes it (embedding rows, cross-entropy classes,
+  /// max-pool plane size); 16 when no consumer says.
+  int64_t indexBound = 16;
+};
+
+struct FunctionSignature {
+  std::string name;
+  std::vector<TensorSpec> inputs;
+  std::vector<TensorSpec> results;
+};
+
+/// A module compiled for the host. Compile once, run many times (runs are
+/// independent and deterministic; `run` is not thread-safe).
+class Runner {
+public:
+  /// Lowers a clone of `module` with remat-lower-to-cpu (tensor results as
+  /// out-parameters) and JIT-compiles it. Every public function with a body
+  /// and ranked, statically shaped tensor arguments and results is callable.
+  static llvm::Expected<std::unique_ptr<Runner>> create(mlir::ModuleOp module,
+                                                        unsigned optLevel = 2);
+
+  ~Runner();
+
+  /// The signature of `function`, or null if it is not callable.
+  const FunctionSignature *lookup(llvm::StringRef function) const;
+  llvm::ArrayRef<FunctionSignature> getFunctions() const { return functions; }
+
+  /// Calls `function` on `inputs` (kinds and shapes must match its
+  /// signature) and returns its results.
+  llvm::Expected<std::vector<HostTensor>>
+  run(llvm::StringRef function, llvm::ArrayRef<HostTensor> inputs) const;
+
+private:
+  Runner() = default;
+  std::unique_ptr<mlir::ExecutionEngine> engine;
+  std::vector<FunctionSignature> functions;
+};
+
+/// Deterministic inputs for `signature`: argument `i` is filled from a
+/// SplitMix64 stream starting at mix(mix(seed) XOR mix(i)); floats are
+/// k / 2^23 - 1 for a 24-bit draw k (uniform in [-1, 1), exact in f32, then
+/// rounded to bf16/f16), i64 values are draw % indexBound, i1/i8 are 0 or 1.
+/// docs/Lowering.md gives the exact recipe.
+std::vector<HostTensor> makeSeededInputs(const FunctionSignature &signature,
+                                         uint64_t seed);
+
+enum class FloatFormat { Decimal, Hex };
+
+/// The elements of `tensor`, space-separated, row-major: "%.9g" (exact
+/// round trip for f32) or "%a" for floats, decimal for integers.
+std::string formatElements(const HostTensor &tensor, FloatFormat format);
+
+/// Element-wise comparison of two tensors of one kind and shape.
+struct TensorComparison {
+  bool sameType = true;
+  int64_t bitwiseMismatches = 0; // elements whose bits differ
+  int64_t toleranceFailures = 0; // elements outside the tolerance
+  double maxAbsError = 0.0;
+  double maxRelError = 0.0;
+};
+
+/// An element passes when |a - b| <= absTolerance + relTolerance * |b|, or
+/// when both are the same NaN/infinity.
+TensorComparison compareTensors(const HostTensor &actual,
+                                const HostTensor &expected, double absTolerance,
+                                double relTolerance);
+
+} // namespace remat
+
+#endif // REMAT_RUNNER_RUNNER_H

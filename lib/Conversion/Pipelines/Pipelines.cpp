@@ -1,0 +1,191 @@
+//===- Pipelines.cpp - remat-lower-to-{cpu,nvvm,rocdl}
+//----------------------===//
+//
+// Part of remat. The one place where the lowering pipelines are composed.
+// Each remat-lower-to-* pass builds its pipeline and runs it on the module
+// as a dynamic pipeline, so the pass has ODS options and documentation and
+// the same builder serves the runner (lib/Runner).
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Conversion/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Pipelines/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Transforms/Passes.h"
+
+namespace remat {
+#define GEN_PASS_DEF_REMATLOWERTOCPUPASS
+#define GEN_PASS_DEF_REMATLOWERTONVVMPASS
+#define GEN_PASS_DEF_REMATLOWERTOROCDLPASS
+#include "remat/Conversion/Passes.h.inc"
+} // namespace remat
+
+using namespace mlir;
+
+namespace remat {
+namespace {
+
+/// remat ops to linalg, then one-shot bufferization across function
+/// boundaries with identity layouts (so callers pass plain row-major
+/// buffers).
+void addLinalgAndBufferization(OpPassManager &pm) {
+  pm.addPass(createRematLowerToLinalgPass());
+  pm.addPass(createCanonicalizerPass());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+}
+
+/// Host lowering of what is left after the loops: control flow, memref
+/// descriptors, math and the final conversions to the LLVM dialect.
+void addHostToLLVM(OpPassManager &pm) {
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true; // bf16 <-> f32 as integer ops, no libcalls
+  pm.addPass(arith::createArithExpandOpsPass(expand));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass()); // erf and what LLVM lacks
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+/// Bufferized linalg to gpu.launch: loops mapped to blocks/threads, then
+/// affine index arithmetic lowered (convert-parallel-loops-to-gpu leaves
+/// affine.apply, which the GPU lowerings cannot translate otherwise).
+void addLoopsToGPU(OpPassManager &pm, int64_t threadsPerBlock) {
+  pm.addNestedPass<func::FuncOp>(createRematMemrefCopyToLinalgPass());
+  RematMapLoopsToGPUPassOptions map;
+  map.threadsPerBlock = threadsPerBlock;
+  pm.addNestedPass<func::FuncOp>(createRematMapLoopsToGPUPass(map));
+  pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createCanonicalizerPass());
+}
+
+} // namespace
+
+void buildLowerToCPUPipeline(OpPassManager &pm, bool resultsToOutParams) {
+  addLinalgAndBufferization(pm);
+  if (resultsToOutParams) {
+    bufferization::BufferResultsToOutParamsPassOptions outParams;
+    outParams.hoistStaticAllocs = true;
+    outParams.modifyPublicFunctions = true;
+    pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  }
+  pm.addNestedPass<func::FuncOp>(createRematMemrefCopyToLinalgPass());
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  bufferization::buildBufferDeallocationPipeline(pm);
+  addHostToLLVM(pm);
+}
+
+void buildLowerToNVVMPipeline(OpPassManager &pm,
+                              const GPULoweringOptions &options) {
+  addLinalgAndBufferization(pm);
+  addLoopsToGPU(pm, options.threadsPerBlock);
+  gpu::GPUToNVVMPipelineOptions nvvm;
+  nvvm.cubinChip = options.chip;
+  nvvm.cubinFeatures = options.features;
+  nvvm.cubinFormat = options.format;
+  gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+}
+
+void buildLowerToROCDLPipeline(OpPassManager &pm,
+                               const GPULoweringOptions &options) {
+  addLinalgAndBufferization(pm);
+  addLoopsToGPU(pm, options.threadsPerBlock);
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createSCFToControlFlowPass());
+  ConvertGpuOpsToROCDLOpsOptions rocdl;
+  rocdl.chipset = options.chip;
+  rocdl.runtime = gpu::amd::Runtime::HIP;
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToROCDLOps(rocdl));
+  pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
+  GpuROCDLAttachTargetOptions attach;
+  attach.chip = options.chip;
+  pm.addPass(createGpuROCDLAttachTarget(attach));
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createGpuToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = options.format;
+  binary.toolkitPath = options.toolkit;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
+namespace {
+
+/// Runs `build`'s pipeline on the module; declares its dialects so that
+/// loading them does not happen while passes run.
+template <typename Derived, typename Base> struct PipelinePass : Base {
+  using Base::Base;
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    OpPassManager pm(ModuleOp::getOperationName());
+    static_cast<const Derived *>(this)->build(pm);
+    pm.getDependentDialects(registry);
+  }
+  void runOnOperation() override {
+    OpPassManager pm(ModuleOp::getOperationName());
+    static_cast<const Derived *>(this)->build(pm);
+    if (failed(this->runPipeline(pm, this->getOperation())))
+      this->signalPassFailure();
+  }
+};
+
+struct RematLowerToCPUPass final
+    : PipelinePass<RematLowerToCPUPass,
+                   impl::RematLowerToCPUPassBase<RematLowerToCPUPass>> {
+  using PipelinePass::PipelinePass;
+  void build(OpPassManager &pm) const {
+    buildLowerToCPUPipeline(pm, resultsToOutParams);
+  }
+};
+
+struct RematLowerToNVVMPass final
+    : PipelinePass<RematLowerToNVVMPass,
+                   impl::RematLowerToNVVMPassBase<RematLowerToNVVMPass>> {
+  using PipelinePass::PipelinePass;
+  void build(OpPassManager &pm) const {
+    GPULoweringOptions options;
+    options.chip = chip;
+    options.features = features;
+    options.format = format;
+    options.threadsPerBlock = threadsPerBlock;
+    buildLowerToNVVMPipeline(pm, options);
+  }
+};
+
+struct RematLowerToROCDLPass final
+    : PipelinePass<RematLowerToROCDLPass,
+                   impl::RematLowerToROCDLPassBase<RematLowerToROCDLPass>> {
+  using PipelinePass::PipelinePass;
+  void build(OpPassManager &pm) const {
+    GPULoweringOptions options;
+    options.chip = chip;
+    options.format = format;
+    options.toolkit = toolkit;
+    options.threadsPerBlock = threadsPerBlock;
+    buildLowerToROCDLPipeline(pm, options);
+  }
+};
+
+} // namespace
+} // namespace remat

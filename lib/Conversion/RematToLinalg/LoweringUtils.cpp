@@ -1,0 +1,227 @@
+//===- LoweringUtils.cpp - helpers for the remat to linalg patterns -------===//
+//
+// Part of remat.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <limits>
+
+using namespace mlir;
+
+namespace remat::lowering {
+
+ArrayRef<int64_t> shapeOf(Value value) {
+  return cast<RankedTensorType>(value.getType()).getShape();
+}
+
+Type elementTypeOf(Value value) {
+  return cast<RankedTensorType>(value.getType()).getElementType();
+}
+
+SmallVector<int64_t> complement(unsigned rank, ArrayRef<int64_t> dims) {
+  SmallVector<int64_t> result;
+  for (int64_t d = 0; d < static_cast<int64_t>(rank); ++d)
+    if (!llvm::is_contained(dims, d))
+      result.push_back(d);
+  return result;
+}
+
+SmallVector<int64_t> dropDims(ArrayRef<int64_t> shape, ArrayRef<int64_t> dims) {
+  SmallVector<int64_t> result;
+  for (auto [d, size] : llvm::enumerate(shape))
+    if (!llvm::is_contained(dims, static_cast<int64_t>(d)))
+      result.push_back(size);
+  return result;
+}
+
+int64_t product(ArrayRef<int64_t> shape) {
+  int64_t result = 1;
+  for (int64_t size : shape)
+    result *= size;
+  return result;
+}
+
+AffineExpr LoweringBuilder::dim(unsigned position) const {
+  return getAffineDimExpr(position, b.getContext());
+}
+
+AffineMap LoweringBuilder::identity(unsigned rank) const {
+  return AffineMap::getMultiDimIdentityMap(rank, b.getContext());
+}
+
+AffineMap LoweringBuilder::select(unsigned rank, ArrayRef<int64_t> dims) const {
+  SmallVector<AffineExpr> results;
+  for (int64_t d : dims)
+    results.push_back(dim(d));
+  return AffineMap::get(rank, 0, results, b.getContext());
+}
+
+AffineMap LoweringBuilder::drop(unsigned rank, ArrayRef<int64_t> dims) const {
+  return select(rank, complement(rank, dims));
+}
+
+AffineMap LoweringBuilder::map(unsigned rank,
+                               ArrayRef<AffineExpr> results) const {
+  return AffineMap::get(rank, 0, results, b.getContext());
+}
+
+Value LoweringBuilder::empty(ArrayRef<int64_t> shape, Type elementType) {
+  return tensor::EmptyOp::create(b, loc, shape, elementType);
+}
+
+static TypedAttr scalarAttr(Type type, double value) {
+  if (auto floatType = dyn_cast<FloatType>(type))
+    return FloatAttr::get(floatType, value);
+  return IntegerAttr::get(type, static_cast<int64_t>(value));
+}
+
+Value LoweringBuilder::filled(ArrayRef<int64_t> shape, Type elementType,
+                              double value) {
+  Value scalar =
+      arith::ConstantOp::create(b, loc, scalarAttr(elementType, value));
+  Value init = empty(shape, elementType);
+  return linalg::FillOp::create(b, loc, scalar, init).getResult(0);
+}
+
+SmallVector<Value>
+LoweringBuilder::generic(ArrayRef<Value> inputs, ArrayRef<AffineMap> inputMaps,
+                         ArrayRef<Value> inits, ArrayRef<AffineMap> initMaps,
+                         ArrayRef<utils::IteratorType> iterators, BodyFn body) {
+  SmallVector<AffineMap> maps(inputMaps);
+  maps.append(initMaps.begin(), initMaps.end());
+  SmallVector<Type> resultTypes;
+  for (Value init : inits)
+    resultTypes.push_back(init.getType());
+  auto op = linalg::GenericOp::create(
+      b, loc, resultTypes, inputs, inits, maps, iterators,
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        SmallVector<Value> yielded = body(nested, nestedLoc, args);
+        linalg::YieldOp::create(nested, nestedLoc, yielded);
+      });
+  return SmallVector<Value>(op.getResults());
+}
+
+Value LoweringBuilder::map(ArrayRef<int64_t> shape, Type resultType,
+                           ArrayRef<Value> inputs,
+                           ArrayRef<AffineMap> inputMaps, ValueFn fn) {
+  unsigned rank = shape.size();
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  return generic(inputs, inputMaps, {empty(shape, resultType)},
+                 {identity(rank)}, iterators,
+                 [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+                   Value value = fn(nested, nestedLoc, args.drop_back());
+                   if (isa<FloatType>(resultType) &&
+                       value.getType() != resultType)
+                     value = fromF32(nested, nestedLoc, value, resultType);
+                   return SmallVector<Value>{value};
+                 })
+      .front();
+}
+
+Value LoweringBuilder::reduce(ArrayRef<int64_t> shape,
+                              ArrayRef<int64_t> reducedDims, ReduceKind kind,
+                              ArrayRef<Value> inputs,
+                              ArrayRef<AffineMap> inputMaps, ValueFn fn) {
+  unsigned rank = shape.size();
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  for (int64_t d : reducedDims)
+    iterators[d] = utils::IteratorType::reduction;
+  double initValue =
+      kind == ReduceKind::Sum ? 0.0 : -std::numeric_limits<double>::infinity();
+  Value init = filled(dropDims(shape, reducedDims), b.getF32Type(), initValue);
+  return generic(
+             inputs, inputMaps, {init}, {drop(rank, reducedDims)}, iterators,
+             [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+               Value value = fn(nested, nestedLoc, args.drop_back());
+               Value acc = args.back();
+               Value combined =
+                   kind == ReduceKind::Sum
+                       ? arith::AddFOp::create(nested, nestedLoc, acc, value)
+                             .getResult()
+                       : arith::MaximumFOp::create(nested, nestedLoc, acc,
+                                                   value)
+                             .getResult();
+               return SmallVector<Value>{combined};
+             })
+      .front();
+}
+
+Value LoweringBuilder::convertFloatTensor(Value tensor, Type elementType) {
+  if (elementTypeOf(tensor) == elementType)
+    return tensor;
+  ArrayRef<int64_t> shape = shapeOf(tensor);
+  return map(shape, elementType, {tensor}, {identity(shape.size())},
+             [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+               return toF32(nested, nestedLoc, args[0]);
+             });
+}
+
+Value LoweringBuilder::reshape(Value tensor, ArrayRef<int64_t> shape) {
+  ArrayRef<int64_t> sourceShape = shapeOf(tensor);
+  if (sourceShape == shape)
+    return tensor;
+  auto resultType = RankedTensorType::get(shape, elementTypeOf(tensor));
+  // Rank 0 on either side: the other side is all ones, and an empty
+  // reassociation expresses that.
+  if (sourceShape.empty())
+    return tensor::ExpandShapeOp::create(b, loc, resultType, tensor,
+                                         ArrayRef<ReassociationIndices>{});
+  if (shape.empty())
+    return tensor::CollapseShapeOp::create(b, loc, resultType, tensor,
+                                           ArrayRef<ReassociationIndices>{});
+  Value flat = tensor;
+  if (sourceShape.size() != 1) {
+    ReassociationIndices all;
+    for (int64_t d = 0; d < static_cast<int64_t>(sourceShape.size()); ++d)
+      all.push_back(d);
+    flat = tensor::CollapseShapeOp::create(b, loc, flat,
+                                           ArrayRef<ReassociationIndices>{all});
+  }
+  if (shape.size() == 1)
+    return flat;
+  ReassociationIndices all;
+  for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d)
+    all.push_back(d);
+  return tensor::ExpandShapeOp::create(b, loc, resultType, flat,
+                                       ArrayRef<ReassociationIndices>{all});
+}
+
+Value LoweringBuilder::f32(double value) { return f32(b, value); }
+
+Value LoweringBuilder::f32(OpBuilder &builder, double value) {
+  return arith::ConstantOp::create(
+      builder, loc, builder.getF32FloatAttr(static_cast<float>(value)));
+}
+
+Value LoweringBuilder::index(OpBuilder &builder, int64_t value) {
+  return arith::ConstantIndexOp::create(builder, loc, value);
+}
+
+Value LoweringBuilder::i64(OpBuilder &builder, int64_t value) {
+  return arith::ConstantOp::create(builder, loc,
+                                   builder.getI64IntegerAttr(value));
+}
+
+Value LoweringBuilder::toF32(OpBuilder &builder, Location loc, Value scalar) {
+  if (scalar.getType().isF32())
+    return scalar;
+  return arith::ExtFOp::create(builder, loc, builder.getF32Type(), scalar);
+}
+
+Value LoweringBuilder::fromF32(OpBuilder &builder, Location loc, Value scalar,
+                               Type type) {
+  if (scalar.getType() == type)
+    return scalar;
+  return arith::TruncFOp::create(builder, loc, type, scalar);
+}
+
+} // namespace remat::lowering

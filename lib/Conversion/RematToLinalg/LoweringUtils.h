@@ -1,0 +1,124 @@
+//===- LoweringUtils.h - helpers for the remat to linalg patterns -*- C++
+//-*-===//
+//
+// Part of remat. Small builders shared by the patterns of
+// remat-lower-to-linalg: affine maps over an iteration space, linalg.generic
+// construction with f32 bodies, f32 reductions, reshapes and scalar
+// constants. Private to lib/Conversion/RematToLinalg.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef REMAT_LIB_CONVERSION_REMATTOLINALG_LOWERINGUTILS_H
+#define REMAT_LIB_CONVERSION_REMATTOLINALG_LOWERINGUTILS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace remat::lowering {
+
+/// Body of a generic: receives the block arguments (inputs, then outputs)
+/// and returns the values to yield, one per output.
+using BodyFn = llvm::function_ref<llvm::SmallVector<mlir::Value>(
+    mlir::OpBuilder &, mlir::Location, mlir::ValueRange)>;
+
+/// Computes one f32 (or other scalar) value from the input block arguments
+/// (the output's block argument is not passed).
+using ValueFn = llvm::function_ref<mlir::Value(
+    mlir::OpBuilder &, mlir::Location, mlir::ValueRange)>;
+
+enum class ReduceKind { Sum, Max };
+
+/// Everything a pattern needs to build at one location.
+class LoweringBuilder {
+public:
+  LoweringBuilder(mlir::OpBuilder &builder, mlir::Location loc)
+      : b(builder), loc(loc) {}
+
+  mlir::OpBuilder &b;
+  mlir::Location loc;
+
+  // Affine maps over an iteration space of `rank` dimensions.
+  mlir::AffineMap identity(unsigned rank) const;
+  /// (d0 .. d{rank-1}) -> (d{dims[0]}, d{dims[1]}, ...).
+  mlir::AffineMap select(unsigned rank, llvm::ArrayRef<int64_t> dims) const;
+  /// Drops the listed dimensions: the map of a reduction's output.
+  mlir::AffineMap drop(unsigned rank, llvm::ArrayRef<int64_t> dims) const;
+  mlir::AffineMap map(unsigned rank,
+                      llvm::ArrayRef<mlir::AffineExpr> results) const;
+  mlir::AffineExpr dim(unsigned position) const;
+
+  // Tensors.
+  mlir::Value empty(llvm::ArrayRef<int64_t> shape, mlir::Type elementType);
+  /// A tensor of `shape` filled with `value` (converted to `elementType`).
+  mlir::Value filled(llvm::ArrayRef<int64_t> shape, mlir::Type elementType,
+                     double value);
+
+  /// A general linalg.generic; returns its results.
+  llvm::SmallVector<mlir::Value>
+  generic(llvm::ArrayRef<mlir::Value> inputs,
+          llvm::ArrayRef<mlir::AffineMap> inputMaps,
+          llvm::ArrayRef<mlir::Value> inits,
+          llvm::ArrayRef<mlir::AffineMap> initMaps,
+          llvm::ArrayRef<mlir::utils::IteratorType> iterators, BodyFn body);
+
+  /// An all-parallel generic over `shape` producing one tensor of `shape` and
+  /// `resultType`; `fn` computes each element (converted to `resultType` when
+  /// it is a float of another width).
+  mlir::Value map(llvm::ArrayRef<int64_t> shape, mlir::Type resultType,
+                  llvm::ArrayRef<mlir::Value> inputs,
+                  llvm::ArrayRef<mlir::AffineMap> inputMaps, ValueFn fn);
+
+  /// Reduces `fn` (an f32) over `reducedDims` of the iteration space `shape`
+  /// into an f32 tensor of the remaining dimensions, in increasing index
+  /// order (deterministic: the CPU and GPU loops accumulate in that order).
+  mlir::Value reduce(llvm::ArrayRef<int64_t> shape,
+                     llvm::ArrayRef<int64_t> reducedDims, ReduceKind kind,
+                     llvm::ArrayRef<mlir::Value> inputs,
+                     llvm::ArrayRef<mlir::AffineMap> inputMaps, ValueFn fn);
+
+  /// Converts the elements of a float tensor to `elementType` (no-op when
+  /// equal).
+  mlir::Value convertFloatTensor(mlir::Value tensor, mlir::Type elementType);
+
+  /// Reshape keeping row-major order (collapse to 1-D, expand to `shape`).
+  mlir::Value reshape(mlir::Value tensor, llvm::ArrayRef<int64_t> shape);
+
+  /// Scalar helpers.
+  mlir::Value f32(double value);
+  mlir::Value f32(mlir::OpBuilder &builder, double value);
+  mlir::Value index(mlir::OpBuilder &builder, int64_t value);
+  mlir::Value i64(mlir::OpBuilder &builder, int64_t value);
+  /// Extends a bf16/f16 scalar to f32 (f32 unchanged).
+  static mlir::Value toF32(mlir::OpBuilder &builder, mlir::Location loc,
+                           mlir::Value scalar);
+  /// Converts an f32 scalar to float type `type` (unchanged when f32).
+  static mlir::Value fromF32(mlir::OpBuilder &builder, mlir::Location loc,
+                             mlir::Value scalar, mlir::Type type);
+};
+
+/// Shape and element type of a ranked tensor value.
+llvm::ArrayRef<int64_t> shapeOf(mlir::Value value);
+mlir::Type elementTypeOf(mlir::Value value);
+
+/// The dimensions of `[0, rank)` not in `dims`, in increasing order.
+llvm::SmallVector<int64_t> complement(unsigned rank,
+                                      llvm::ArrayRef<int64_t> dims);
+/// `shape` without the listed dimensions.
+llvm::SmallVector<int64_t> dropDims(llvm::ArrayRef<int64_t> shape,
+                                    llvm::ArrayRef<int64_t> dims);
+int64_t product(llvm::ArrayRef<int64_t> shape);
+
+/// Pattern registration, one function per op family (one file each).
+void populateElementwisePatterns(mlir::RewritePatternSet &patterns);
+void populateStructurePatterns(mlir::RewritePatternSet &patterns);
+void populateNormalizationPatterns(mlir::RewritePatternSet &patterns);
+void populateAttentionPatterns(mlir::RewritePatternSet &patterns);
+void populateSpatialPatterns(mlir::RewritePatternSet &patterns);
+
+} // namespace remat::lowering
+
+#endif // REMAT_LIB_CONVERSION_REMATTOLINALG_LOWERINGUTILS_H

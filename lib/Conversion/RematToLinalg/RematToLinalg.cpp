@@ -1,0 +1,69 @@
+//===- RematToLinalg.cpp - remat-lower-to-linalg
+//---------------------------===//
+//
+// Part of remat. A partial conversion with the remat dialect illegal: every
+// typed op has a pattern (one file per op family); remat.opaque has no
+// semantics to lower and is reported by name.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+
+#include "remat/Conversion/Passes.h"
+#include "remat/Dialect/Remat/IR/RematOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace remat {
+#define GEN_PASS_DEF_REMATLOWERTOLINALGPASS
+#include "remat/Conversion/Passes.h.inc"
+} // namespace remat
+
+using namespace mlir;
+
+namespace remat {
+
+void populateRematToLinalgPatterns(RewritePatternSet &patterns) {
+  lowering::populateElementwisePatterns(patterns);
+  lowering::populateStructurePatterns(patterns);
+  lowering::populateNormalizationPatterns(patterns);
+  lowering::populateAttentionPatterns(patterns);
+  lowering::populateSpatialPatterns(patterns);
+}
+
+namespace {
+
+struct RematLowerToLinalgPass final
+    : impl::RematLowerToLinalgPassBase<RematLowerToLinalgPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    bool hasOpaque = false;
+    module.walk([&](OpaqueOp op) {
+      op.emitOpError() << "'" << op.getOpName()
+                       << "' has no semantics to lower: remat.opaque stands "
+                          "for a computation the dialect does not model; "
+                          "replace it with typed remat ops or upstream "
+                          "linalg/arith/math ops before lowering";
+      hasOpaque = true;
+    });
+    if (hasOpaque)
+      return signalPassFailure();
+
+    MLIRContext *context = &getContext();
+    ConversionTarget target(*context);
+    target.addIllegalDialect<RematDialect>();
+    target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
+                           math::MathDialect, tensor::TensorDialect,
+                           func::FuncDialect>();
+    RewritePatternSet patterns(context);
+    populateRematToLinalgPatterns(patterns);
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+} // namespace remat

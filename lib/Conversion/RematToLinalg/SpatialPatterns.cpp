@@ -1,0 +1,550 @@
+//===- SpatialPatterns.cpp - conv, pooling, embedding to linalg -----------===//
+//
+// Part of remat. NCHW convolution (groups, strides, dilation, symmetric
+// padding through tensor.pad) and its two gradients, max/avg pooling and
+// their gradients, and the embedding gather and its scatter-add gradient.
+//
+// Gradients that scatter in PyTorch (conv input gradient, pooling
+// gradients, embedding gradient) are written here as gathers: each output
+// element sums the contributions that reach it, so there are no atomics,
+// every thread writes one element, and the summation order is fixed (the
+// same on the CPU and on a GPU). Windowed loops that no operand indexes
+// directly get their range from an unread "window" operand, as linalg's
+// pooling ops do.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+
+#include "remat/Dialect/Remat/IR/RematOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include <limits>
+
+using namespace mlir;
+
+namespace remat::lowering {
+namespace {
+
+Value f(OpBuilder &b, Location loc, Value x) {
+  return LoweringBuilder::toF32(b, loc, x);
+}
+
+/// Index arithmetic in a generic body.
+struct IndexMath {
+  OpBuilder &b;
+  Location loc;
+  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value loop(unsigned d) { return linalg::IndexOp::create(b, loc, d); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value div(Value x, Value y) { return arith::DivSIOp::create(b, loc, x, y); }
+  Value rem(Value x, Value y) { return arith::RemSIOp::create(b, loc, x, y); }
+  Value min(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
+  Value max(Value x, Value y) { return arith::MaxSIOp::create(b, loc, x, y); }
+  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  }
+  Value both(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+  Value select(Value cond, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, cond, x, y);
+  }
+  Value toI64(Value x) {
+    return arith::IndexCastOp::create(b, loc, b.getI64Type(), x);
+  }
+
+  /// The output position `o` of a strided window whose tap `tap` reads
+  /// input position `in` (`o * stride + tap * dilation - pad = in`), and
+  /// whether it exists (divisible, inside [0, outSize)). `o` is clamped to
+  /// 0 when it does not, so it can still index a tensor.
+  std::pair<Value, Value> windowOrigin(Value in, Value tap, int64_t stride,
+                                       int64_t pad, int64_t dilation,
+                                       int64_t outSize) {
+    Value numerator = sub(add(in, c(pad)), mul(tap, c(dilation)));
+    Value nonNegative = cmp(arith::CmpIPredicate::sge, numerator, c(0));
+    Value divisible =
+        cmp(arith::CmpIPredicate::eq, rem(numerator, c(stride)), c(0));
+    Value origin = div(numerator, c(stride));
+    Value inRange = cmp(arith::CmpIPredicate::slt, origin, c(outSize));
+    Value valid = both(both(nonNegative, divisible), inRange);
+    return {select(valid, origin, c(0)), valid};
+  }
+};
+
+/// Pads the two spatial dimensions of an NCHW tensor by `padding` on each
+/// side with `value`.
+Value padSpatial(OpBuilder &b, Location loc, Value input,
+                 ArrayRef<int64_t> padding, double value) {
+  if (padding[0] == 0 && padding[1] == 0)
+    return input;
+  ArrayRef<int64_t> shape = shapeOf(input);
+  Type elementType = elementTypeOf(input);
+  SmallVector<int64_t> paddedShape(shape);
+  paddedShape[2] += 2 * padding[0];
+  paddedShape[3] += 2 * padding[1];
+  SmallVector<OpFoldResult> low{b.getIndexAttr(0), b.getIndexAttr(0),
+                                b.getIndexAttr(padding[0]),
+                                b.getIndexAttr(padding[1])};
+  Value padValue =
+      arith::ConstantOp::create(b, loc, FloatAttr::get(elementType, value));
+  return tensor::PadOp::create(b, loc,
+                               RankedTensorType::get(paddedShape, elementType),
+                               input, low, low, padValue);
+}
+
+//===----------------------------------------------------------------------===//
+// Convolution
+//===----------------------------------------------------------------------===//
+
+/// Sizes of one conv2d: input [N, C, H, W], weight [K, C/groups, R, S],
+/// output [N, K, OH, OW].
+struct ConvShape {
+  int64_t n, c, h, w, k, cg, r, s, oh, ow, groups, kg;
+  ConvShape(ArrayRef<int64_t> input, ArrayRef<int64_t> weight,
+            ArrayRef<int64_t> output, int64_t groupCount) {
+    n = input[0], c = input[1], h = input[2], w = input[3];
+    k = weight[0], cg = weight[1], r = weight[2], s = weight[3];
+    oh = output[2], ow = output[3];
+    groups = groupCount;
+    kg = k / groups;
+  }
+};
+
+/// Map of the padded input of a convolution: (n, channel, spatial...) with
+/// `k`, `c`, `oh`, `ow`, `r`, `s` the loop expressions.
+AffineMap convInputMap(LoweringBuilder &lb, unsigned rank, const ConvShape &cs,
+                       AffineExpr n, AffineExpr k, AffineExpr c, AffineExpr oh,
+                       AffineExpr ow, AffineExpr r, AffineExpr s,
+                       ArrayRef<int64_t> strides, ArrayRef<int64_t> dilation) {
+  AffineExpr channel = cs.groups == 1 ? c : k.floorDiv(cs.kg) * cs.cg + c;
+  return lb.map(rank, {n, channel, oh * strides[0] + r * dilation[0],
+                       ow * strides[1] + s * dilation[1]});
+}
+
+class Conv2dPattern : public OpConversionPattern<Conv2dOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Conv2dOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    LoweringBuilder lb(rewriter, loc);
+    auto type = cast<RankedTensorType>(op.getType());
+    ConvShape cs(shapeOf(adaptor.getInput()), shapeOf(adaptor.getWeight()),
+                 type.getShape(), op.getGroups());
+    Value padded =
+        padSpatial(rewriter, loc, adaptor.getInput(), op.getPadding(), 0.0);
+    // Loops: n, k, oh, ow, c, r, s.
+    AffineExpr n = lb.dim(0), k = lb.dim(1), oh = lb.dim(2), ow = lb.dim(3),
+               c = lb.dim(4), r = lb.dim(5), s = lb.dim(6);
+    Value acc =
+        lb.reduce({cs.n, cs.k, cs.oh, cs.ow, cs.cg, cs.r, cs.s}, {4, 5, 6},
+                  ReduceKind::Sum, {padded, adaptor.getWeight()},
+                  {convInputMap(lb, 7, cs, n, k, c, oh, ow, r, s,
+                                op.getStrides(), op.getDilation()),
+                   lb.map(7, {k, c, r, s})},
+                  [](OpBuilder &b, Location l, ValueRange args) -> Value {
+                    return arith::MulFOp::create(b, l, f(b, l, args[0]),
+                                                 f(b, l, args[1]));
+                  });
+    Value result;
+    if (Value bias = adaptor.getBias()) {
+      result = lb.map(type.getShape(), type.getElementType(), {acc, bias},
+                      {lb.identity(4), lb.select(4, {1})},
+                      [](OpBuilder &b, Location l, ValueRange args) -> Value {
+                        return arith::AddFOp::create(b, l, args[0],
+                                                     f(b, l, args[1]));
+                      });
+    } else {
+      result = lb.convertFloatTensor(acc, type.getElementType());
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+class Conv2dBackwardInputPattern
+    : public OpConversionPattern<Conv2dBackwardInputOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Conv2dBackwardInputOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LoweringBuilder lb(rewriter, op.getLoc());
+    auto type = cast<RankedTensorType>(op.getType());
+    Value grad = adaptor.getGrad(), weight = adaptor.getWeight();
+    ConvShape cs(type.getShape(), shapeOf(weight), shapeOf(grad),
+                 op.getGroups());
+    SmallVector<int64_t> strides(op.getStrides()), padding(op.getPadding()),
+        dilation(op.getDilation());
+    // Loops: n, ci, h, w, kl (output channel within the group), r, s.
+    AffineExpr ci = lb.dim(1), kl = lb.dim(4), r = lb.dim(5), s = lb.dim(6);
+    AffineExpr outChannel =
+        cs.groups == 1 ? kl : ci.floorDiv(cs.cg) * cs.kg + kl;
+    AffineExpr inChannel = cs.groups == 1 ? ci : ci % cs.cg;
+    Value window = lb.empty({cs.kg, cs.r, cs.s}, rewriter.getF32Type());
+    Value acc = lb.reduce(
+        {cs.n, cs.c, cs.h, cs.w, cs.kg, cs.r, cs.s}, {4, 5, 6}, ReduceKind::Sum,
+        {weight, window},
+        {lb.map(7, {outChannel, inChannel, r, s}), lb.select(7, {4, 5, 6})},
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          IndexMath im{b, l};
+          auto [oh, validH] =
+              im.windowOrigin(im.loop(2), im.loop(5), strides[0], padding[0],
+                              dilation[0], cs.oh);
+          auto [ow, validW] =
+              im.windowOrigin(im.loop(3), im.loop(6), strides[1], padding[1],
+                              dilation[1], cs.ow);
+          Value k = im.loop(4);
+          if (cs.groups != 1)
+            k = im.add(im.mul(im.div(im.loop(1), im.c(cs.cg)), im.c(cs.kg)), k);
+          Value g = tensor::ExtractOp::create(
+              b, l, grad, ValueRange{im.loop(0), k, oh, ow});
+          Value product =
+              arith::MulFOp::create(b, l, f(b, l, g), f(b, l, args[0]));
+          Value zero = arith::ConstantOp::create(b, l, b.getF32FloatAttr(0));
+          return im.select(im.both(validH, validW), product, zero);
+        });
+    rewriter.replaceOp(op, lb.convertFloatTensor(acc, type.getElementType()));
+    return success();
+  }
+};
+
+class Conv2dBackwardWeightPattern
+    : public OpConversionPattern<Conv2dBackwardWeightOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Conv2dBackwardWeightOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    LoweringBuilder lb(rewriter, loc);
+    auto type = cast<RankedTensorType>(op.getType());
+    Value grad = adaptor.getGrad();
+    ConvShape cs(shapeOf(adaptor.getInput()), type.getShape(), shapeOf(grad),
+                 op.getGroups());
+    Value padded =
+        padSpatial(rewriter, loc, adaptor.getInput(), op.getPadding(), 0.0);
+    // Loops: k, c, r, s, n, oh, ow.
+    AffineExpr k = lb.dim(0), c = lb.dim(1), r = lb.dim(2), s = lb.dim(3),
+               n = lb.dim(4), oh = lb.dim(5), ow = lb.dim(6);
+    Value acc =
+        lb.reduce({cs.k, cs.cg, cs.r, cs.s, cs.n, cs.oh, cs.ow}, {4, 5, 6},
+                  ReduceKind::Sum, {grad, padded},
+                  {lb.map(7, {n, k, oh, ow}),
+                   convInputMap(lb, 7, cs, n, k, c, oh, ow, r, s,
+                                op.getStrides(), op.getDilation())},
+                  [](OpBuilder &b, Location l, ValueRange args) -> Value {
+                    return arith::MulFOp::create(b, l, f(b, l, args[0]),
+                                                 f(b, l, args[1]));
+                  });
+    rewriter.replaceOp(op, lb.convertFloatTensor(acc, type.getElementType()));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Pooling
+//===----------------------------------------------------------------------===//
+
+class MaxPool2dPattern : public OpConversionPattern<MaxPool2dOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MaxPool2dOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    LoweringBuilder lb(rewriter, loc);
+    auto type = cast<RankedTensorType>(op.getResult().getType());
+    ArrayRef<int64_t> inputShape = shapeOf(adaptor.getInput());
+    ArrayRef<int64_t> out = type.getShape();
+    SmallVector<int64_t> kernel(op.getKernel()), strides(op.getStrides()),
+        padding(op.getPadding());
+    Value padded = padSpatial(rewriter, loc, adaptor.getInput(), padding,
+                              -std::numeric_limits<double>::infinity());
+    int64_t width = inputShape[3];
+    // Loops: n, c, oh, ow, kr, ks.
+    AffineExpr n = lb.dim(0), c = lb.dim(1), oh = lb.dim(2), ow = lb.dim(3),
+               kr = lb.dim(4), ks = lb.dim(5);
+    SmallVector<int64_t> outShape(out);
+    Value maxInit = lb.filled(outShape, rewriter.getF32Type(),
+                              -std::numeric_limits<double>::infinity());
+    Value indexInit = lb.filled(outShape, rewriter.getI64Type(), 0);
+    Value window = lb.empty({kernel[0], kernel[1]}, rewriter.getF32Type());
+    AffineMap outMap = lb.select(6, {0, 1, 2, 3});
+    SmallVector<utils::IteratorType> iterators(4,
+                                               utils::IteratorType::parallel);
+    iterators.append(2, utils::IteratorType::reduction);
+    SmallVector<Value> results = lb.generic(
+        {padded, window},
+        {lb.map(6, {n, c, oh * strides[0] + kr, ow * strides[1] + ks}),
+         lb.select(6, {4, 5})},
+        {maxInit, indexInit}, {outMap, outMap}, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          IndexMath im{b, l};
+          Value x = f(b, l, args[0]);
+          Value current = args[2], currentIndex = args[3];
+          // PyTorch's rule: a larger value or a NaN takes the place.
+          Value larger = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT,
+                                               x, current);
+          Value isNan =
+              arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, x, x);
+          Value take = arith::OrIOp::create(b, l, larger, isNan);
+          Value h =
+              im.sub(im.add(im.mul(im.loop(2), im.c(strides[0])), im.loop(4)),
+                     im.c(padding[0]));
+          Value w =
+              im.sub(im.add(im.mul(im.loop(3), im.c(strides[1])), im.loop(5)),
+                     im.c(padding[1]));
+          Value flat = im.toI64(im.add(im.mul(h, im.c(width)), w));
+          return SmallVector<Value>{im.select(take, x, current),
+                                    im.select(take, flat, currentIndex)};
+        });
+    rewriter.replaceOp(
+        op,
+        {lb.convertFloatTensor(results[0], type.getElementType()), results[1]});
+    return success();
+  }
+};
+
+/// Gathering form of a pooling gradient: input element (n, c, h, w) sums,
+/// over the window taps (kr, ks), the gradient of the output whose window
+/// reads it through that tap, weighted by `contribution(im, oh, ow, g)`.
+using Contribution =
+    llvm::function_ref<Value(IndexMath &, Value oh, Value ow, Value gradient)>;
+
+Value poolGradient(LoweringBuilder &lb, RankedTensorType type, Value grad,
+                   ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+                   ArrayRef<int64_t> padding, Contribution contribution) {
+  ArrayRef<int64_t> in = type.getShape();
+  ArrayRef<int64_t> out = shapeOf(grad);
+  Value window = lb.empty({kernel[0], kernel[1]}, lb.b.getF32Type());
+  return lb.reduce(
+      {in[0], in[1], in[2], in[3], kernel[0], kernel[1]}, {4, 5},
+      ReduceKind::Sum, {window}, {lb.select(6, {4, 5})},
+      [&](OpBuilder &b, Location l, ValueRange) -> Value {
+        IndexMath im{b, l};
+        auto [oh, validH] = im.windowOrigin(im.loop(2), im.loop(4), strides[0],
+                                            padding[0], 1, out[2]);
+        auto [ow, validW] = im.windowOrigin(im.loop(3), im.loop(5), strides[1],
+                                            padding[1], 1, out[3]);
+        Value g =
+            f(b, l,
+              tensor::ExtractOp::create(
+                  b, l, grad, ValueRange{im.loop(0), im.loop(1), oh, ow}));
+        Value value = contribution(im, oh, ow, g);
+        Value zero = arith::ConstantOp::create(b, l, b.getF32FloatAttr(0));
+        return im.select(im.both(validH, validW), value, zero);
+      });
+}
+
+class MaxPool2dBackwardPattern
+    : public OpConversionPattern<MaxPool2dBackwardOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MaxPool2dBackwardOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LoweringBuilder lb(rewriter, op.getLoc());
+    auto type = cast<RankedTensorType>(op.getType());
+    Value indices = adaptor.getIndices();
+    int64_t width = type.getShape()[3];
+    Value acc = poolGradient(
+        lb, type, adaptor.getGrad(), op.getKernel(), op.getStrides(),
+        op.getPadding(),
+        [&](IndexMath &im, Value oh, Value ow, Value g) -> Value {
+          Value argmax = tensor::ExtractOp::create(
+              im.b, im.loc, indices,
+              ValueRange{im.loop(0), im.loop(1), oh, ow});
+          Value here =
+              im.toI64(im.add(im.mul(im.loop(2), im.c(width)), im.loop(3)));
+          Value isMax = im.cmp(arith::CmpIPredicate::eq, argmax, here);
+          Value zero =
+              arith::ConstantOp::create(im.b, im.loc, im.b.getF32FloatAttr(0));
+          return im.select(isMax, g, zero);
+        });
+    rewriter.replaceOp(op, lb.convertFloatTensor(acc, type.getElementType()));
+    return success();
+  }
+};
+
+/// The divisor of average-pooling output (oh, ow): the window size, or with
+/// count_include_pad = false the number of its taps inside the input.
+Value averageDivisor(IndexMath &im, Value oh, Value ow,
+                     ArrayRef<int64_t> inputShape, ArrayRef<int64_t> kernel,
+                     ArrayRef<int64_t> strides, ArrayRef<int64_t> padding,
+                     bool countIncludePad) {
+  auto f32 = [&](Value index) -> Value {
+    return arith::SIToFPOp::create(im.b, im.loc, im.b.getF32Type(),
+                                   im.toI64(index));
+  };
+  if (countIncludePad)
+    return f32(im.c(kernel[0] * kernel[1]));
+  auto extent = [&](Value o, int64_t d) {
+    Value start = im.sub(im.mul(o, im.c(strides[d])), im.c(padding[d]));
+    Value end = im.min(im.add(start, im.c(kernel[d])), im.c(inputShape[d + 2]));
+    return im.sub(end, im.max(start, im.c(0)));
+  };
+  return f32(im.mul(extent(oh, 0), extent(ow, 1)));
+}
+
+class AvgPool2dPattern : public OpConversionPattern<AvgPool2dOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AvgPool2dOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    LoweringBuilder lb(rewriter, loc);
+    auto type = cast<RankedTensorType>(op.getType());
+    SmallVector<int64_t> inputShape(shapeOf(adaptor.getInput()));
+    SmallVector<int64_t> kernel(op.getKernel()), strides(op.getStrides()),
+        padding(op.getPadding());
+    bool countIncludePad = op.getCountIncludePad();
+    Value padded = padSpatial(rewriter, loc, adaptor.getInput(), padding, 0.0);
+    AffineExpr n = lb.dim(0), c = lb.dim(1), oh = lb.dim(2), ow = lb.dim(3),
+               kr = lb.dim(4), ks = lb.dim(5);
+    ArrayRef<int64_t> out = type.getShape();
+    Value window = lb.empty({kernel[0], kernel[1]}, rewriter.getF32Type());
+    Value sum = lb.reduce(
+        {out[0], out[1], out[2], out[3], kernel[0], kernel[1]}, {4, 5},
+        ReduceKind::Sum, {padded, window},
+        {lb.map(6, {n, c, oh * strides[0] + kr, ow * strides[1] + ks}),
+         lb.select(6, {4, 5})},
+        [](OpBuilder &b, Location l, ValueRange args) {
+          return f(b, l, args[0]);
+        });
+    Value result =
+        lb.map(out, type.getElementType(), {sum}, {lb.identity(4)},
+               [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+                 IndexMath im{b, l};
+                 Value divisor =
+                     averageDivisor(im, im.loop(2), im.loop(3), inputShape,
+                                    kernel, strides, padding, countIncludePad);
+                 return arith::DivFOp::create(b, l, args[0], divisor);
+               });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+class AvgPool2dBackwardPattern
+    : public OpConversionPattern<AvgPool2dBackwardOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AvgPool2dBackwardOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LoweringBuilder lb(rewriter, op.getLoc());
+    auto type = cast<RankedTensorType>(op.getType());
+    SmallVector<int64_t> inputShape(type.getShape());
+    SmallVector<int64_t> kernel(op.getKernel()), strides(op.getStrides()),
+        padding(op.getPadding());
+    bool countIncludePad = op.getCountIncludePad();
+    Value acc =
+        poolGradient(lb, type, adaptor.getGrad(), kernel, strides, padding,
+                     [&](IndexMath &im, Value oh, Value ow, Value g) -> Value {
+                       Value divisor =
+                           averageDivisor(im, oh, ow, inputShape, kernel,
+                                          strides, padding, countIncludePad);
+                       return arith::DivFOp::create(im.b, im.loc, g, divisor);
+                     });
+    rewriter.replaceOp(op, lb.convertFloatTensor(acc, type.getElementType()));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Embedding
+//===----------------------------------------------------------------------===//
+
+/// Clamps an i64 row index into [0, rows) as an index: an out-of-range id
+/// is undefined behaviour in PyTorch; here it reads the nearest valid row
+/// rather than memory outside the table.
+Value clampedRow(OpBuilder &b, Location loc, Value id, int64_t rows) {
+  Value zero = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(0));
+  Value last = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(rows - 1));
+  Value clamped = arith::MinSIOp::create(
+      b, loc, arith::MaxSIOp::create(b, loc, id, zero), last);
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), clamped);
+}
+
+class EmbeddingPattern : public OpConversionPattern<EmbeddingOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(EmbeddingOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LoweringBuilder lb(rewriter, op.getLoc());
+    auto type = cast<RankedTensorType>(op.getType());
+    Value table = adaptor.getTable();
+    int64_t rows = shapeOf(table)[0];
+    unsigned rank = type.getRank();
+    SmallVector<int64_t> idDims;
+    for (unsigned d = 0; d + 1 < rank; ++d)
+      idDims.push_back(d);
+    Value result =
+        lb.map(type.getShape(), type.getElementType(), {adaptor.getIndices()},
+               {lb.select(rank, idDims)},
+               [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+                 Value row = clampedRow(b, l, args[0], rows);
+                 Value column = linalg::IndexOp::create(b, l, rank - 1);
+                 return tensor::ExtractOp::create(b, l, table,
+                                                  ValueRange{row, column});
+               });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+class EmbeddingBackwardPattern
+    : public OpConversionPattern<EmbeddingBackwardOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(EmbeddingBackwardOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    LoweringBuilder lb(rewriter, op.getLoc());
+    auto type = cast<RankedTensorType>(op.getType());
+    Value grad = adaptor.getGrad(), indices = adaptor.getIndices();
+    ArrayRef<int64_t> idShape = shapeOf(indices);
+    // Loops: v, d, then the index positions p... (reduced).
+    SmallVector<int64_t> loopShape(type.getShape());
+    loopShape.append(idShape.begin(), idShape.end());
+    unsigned rank = loopShape.size();
+    SmallVector<int64_t> positions, gradDims;
+    for (unsigned d = 2; d < rank; ++d)
+      positions.push_back(d);
+    gradDims = positions;
+    gradDims.push_back(1);
+    Value acc = lb.reduce(
+        loopShape, positions, ReduceKind::Sum, {grad, indices},
+        {lb.select(rank, gradDims), lb.select(rank, positions)},
+        [](OpBuilder &b, Location l, ValueRange args) -> Value {
+          Value row = arith::IndexCastOp::create(
+              b, l, b.getI64Type(), linalg::IndexOp::create(b, l, 0));
+          Value hit = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                            args[1], row);
+          Value zero = arith::ConstantOp::create(b, l, b.getF32FloatAttr(0));
+          return arith::SelectOp::create(b, l, hit, f(b, l, args[0]), zero);
+        });
+    rewriter.replaceOp(op, lb.convertFloatTensor(acc, type.getElementType()));
+    return success();
+  }
+};
+
+} // namespace
+
+void populateSpatialPatterns(RewritePatternSet &patterns) {
+  patterns
+      .add<Conv2dPattern, Conv2dBackwardInputPattern,
+           Conv2dBackwardWeightPattern, MaxPool2dPattern,
+           MaxPool2dBackwardPattern, AvgPool2dPattern, AvgPool2dBackwardPattern,
+           EmbeddingPattern, EmbeddingBackwardPattern>(patterns.getContext());
+}
+
+} // namespace remat::lowering

@@ -1,0 +1,501 @@
+//===- Runner.cpp - execute remat functions on the host -------------------===//
+//
+// Part of remat. remat-lower-to-cpu (results as out-parameters), then
+// MLIR's ExecutionEngine; calls go through the packed `_mlir_<name>`
+// wrappers with memref descriptors built here.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Runner/Runner.h"
+
+#include "remat/Conversion/Passes.h"
+#include "remat/Dialect/Remat/IR/RematOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <cstring>
+#include <mutex>
+
+using namespace mlir;
+
+namespace remat {
+
+//===----------------------------------------------------------------------===//
+// Element kinds and host tensors
+//===----------------------------------------------------------------------===//
+
+StringRef getElementKindName(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::F32:
+    return "f32";
+  case ElementKind::F16:
+    return "f16";
+  case ElementKind::BF16:
+    return "bf16";
+  case ElementKind::I64:
+    return "i64";
+  case ElementKind::I8:
+    return "i8";
+  case ElementKind::I1:
+    return "i1";
+  }
+  return "?";
+}
+
+int64_t getElementSize(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::F32:
+    return 4;
+  case ElementKind::F16:
+  case ElementKind::BF16:
+    return 2;
+  case ElementKind::I64:
+    return 8;
+  case ElementKind::I8:
+  case ElementKind::I1:
+    return 1;
+  }
+  return 1;
+}
+
+static bool isFloatKind(ElementKind kind) {
+  return kind == ElementKind::F32 || kind == ElementKind::F16 ||
+         kind == ElementKind::BF16;
+}
+
+static const llvm::fltSemantics &semanticsOf(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::F16:
+    return llvm::APFloat::IEEEhalf();
+  case ElementKind::BF16:
+    return llvm::APFloat::BFloat();
+  default:
+    return llvm::APFloat::IEEEsingle();
+  }
+}
+
+HostTensor HostTensor::zeros(ElementKind kind, ArrayRef<int64_t> shape) {
+  HostTensor tensor;
+  tensor.kind = kind;
+  tensor.shape.assign(shape.begin(), shape.end());
+  tensor.bytes.assign(tensor.getNumElements() * getElementSize(kind), 0);
+  return tensor;
+}
+
+int64_t HostTensor::getNumElements() const {
+  int64_t count = 1;
+  for (int64_t size : shape)
+    count *= size;
+  return count;
+}
+
+uint64_t HostTensor::getBits(int64_t index) const {
+  int64_t size = getElementSize(kind);
+  uint64_t bits = 0;
+  std::memcpy(&bits, bytes.data() + index * size, size); // little-endian host
+  return bits;
+}
+
+double HostTensor::get(int64_t index) const {
+  uint64_t bits = getBits(index);
+  switch (kind) {
+  case ElementKind::F32:
+  case ElementKind::F16:
+  case ElementKind::BF16: {
+    unsigned width = getElementSize(kind) * 8;
+    llvm::APFloat value(semanticsOf(kind), llvm::APInt(width, bits));
+    bool losesInfo = false;
+    value.convert(llvm::APFloat::IEEEdouble(),
+                  llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+    return value.convertToDouble();
+  }
+  case ElementKind::I64:
+    return static_cast<double>(static_cast<int64_t>(bits));
+  case ElementKind::I8:
+    return static_cast<double>(static_cast<int8_t>(bits));
+  case ElementKind::I1:
+    return bits ? 1.0 : 0.0;
+  }
+  return 0.0;
+}
+
+void HostTensor::set(int64_t index, double value) {
+  int64_t size = getElementSize(kind);
+  uint64_t bits = 0;
+  if (isFloatKind(kind)) {
+    llvm::APFloat converted(value);
+    bool losesInfo = false;
+    converted.convert(semanticsOf(kind), llvm::APFloat::rmNearestTiesToEven,
+                      &losesInfo);
+    bits = converted.bitcastToAPInt().getZExtValue();
+  } else if (kind == ElementKind::I1) {
+    bits = value != 0.0 ? 1 : 0;
+  } else {
+    bits = static_cast<uint64_t>(static_cast<int64_t>(std::trunc(value)));
+  }
+  std::memcpy(bytes.data() + index * size, &bits, size);
+}
+
+std::string HostTensor::getTypeString() const {
+  std::string text = "tensor<";
+  for (int64_t size : shape)
+    text += std::to_string(size) + "x";
+  text += getElementKindName(kind).str() + ">";
+  return text;
+}
+
+//===----------------------------------------------------------------------===//
+// Seeded inputs
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+constexpr uint64_t kGoldenGamma = 0x9E3779B97F4A7C15ull;
+
+uint64_t mix64(uint64_t z) {
+  z += kGoldenGamma;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+} // namespace
+
+std::vector<HostTensor> makeSeededInputs(const FunctionSignature &signature,
+                                         uint64_t seed) {
+  std::vector<HostTensor> inputs;
+  uint64_t base = mix64(seed);
+  for (auto [position, spec] : llvm::enumerate(signature.inputs)) {
+    HostTensor tensor = HostTensor::zeros(spec.kind, spec.shape);
+    // SplitMix64: state advances by the golden gamma, output is mix(state);
+    // each argument starts at an unrelated state (not a shifted stream).
+    uint64_t state = mix64(base ^ mix64(static_cast<uint64_t>(position)));
+    for (int64_t i = 0, e = tensor.getNumElements(); i < e; ++i) {
+      state += kGoldenGamma;
+      uint64_t draw = mix64(state);
+      if (isFloatKind(spec.kind)) {
+        double k = static_cast<double>(draw >> 40); // 24 bits
+        tensor.set(i, k / static_cast<double>(1 << 23) - 1.0);
+      } else if (spec.kind == ElementKind::I64) {
+        uint64_t bound = spec.indexBound > 0 ? spec.indexBound : 16;
+        tensor.set(i, static_cast<double>(draw % bound));
+      } else {
+        tensor.set(i, static_cast<double>(draw >> 63));
+      }
+    }
+    inputs.push_back(std::move(tensor));
+  }
+  return inputs;
+}
+
+//===----------------------------------------------------------------------===//
+// Formatting and comparison
+//===----------------------------------------------------------------------===//
+
+std::string formatElements(const HostTensor &tensor, FloatFormat format) {
+  std::string text;
+  char buffer[64];
+  for (int64_t i = 0, e = tensor.getNumElements(); i < e; ++i) {
+    if (i)
+      text += ' ';
+    double value = tensor.get(i);
+    if (!isFloatKind(tensor.kind))
+      std::snprintf(buffer, sizeof(buffer), "%lld",
+                    static_cast<long long>(value));
+    else if (std::isnan(value))
+      std::snprintf(buffer, sizeof(buffer), "nan");
+    else if (format == FloatFormat::Hex)
+      std::snprintf(buffer, sizeof(buffer), "%a", value);
+    else
+      std::snprintf(buffer, sizeof(buffer), "%.9g", value);
+    text += buffer;
+  }
+  return text;
+}
+
+TensorComparison compareTensors(const HostTensor &actual,
+                                const HostTensor &expected, double absTolerance,
+                                double relTolerance) {
+  TensorComparison comparison;
+  if (actual.kind != expected.kind || actual.shape != expected.shape) {
+    comparison.sameType = false;
+    return comparison;
+  }
+  for (int64_t i = 0, e = actual.getNumElements(); i < e; ++i) {
+    if (actual.getBits(i) != expected.getBits(i))
+      ++comparison.bitwiseMismatches;
+    double a = actual.get(i), b = expected.get(i);
+    if ((std::isnan(a) && std::isnan(b)) || a == b)
+      continue;
+    double absError = std::fabs(a - b);
+    double relError = b != 0.0 ? absError / std::fabs(b) : absError;
+    if (std::isnan(absError)) {
+      absError = relError = std::numeric_limits<double>::infinity();
+    }
+    comparison.maxAbsError = std::max(comparison.maxAbsError, absError);
+    comparison.maxRelError = std::max(comparison.maxRelError, relError);
+    if (!(absError <= absTolerance + relTolerance * std::fabs(b)))
+      ++comparison.toleranceFailures;
+  }
+  return comparison;
+}
+
+//===----------------------------------------------------------------------===//
+// Signatures
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+std::optional<ElementKind> kindOf(Type type) {
+  if (type.isF32())
+    return ElementKind::F32;
+  if (type.isF16())
+    return ElementKind::F16;
+  if (type.isBF16())
+    return ElementKind::BF16;
+  if (type.isInteger(64))
+    return ElementKind::I64;
+  if (type.isInteger(8))
+    return ElementKind::I8;
+  if (type.isInteger(1))
+    return ElementKind::I1;
+  return std::nullopt;
+}
+
+/// The range of valid values for an i64 argument, from the op reading it.
+int64_t indexBoundFromUsers(Value argument) {
+  for (OpOperand &use : argument.getUses()) {
+    Operation *user = use.getOwner();
+    auto dimOf = [](Value value, unsigned d) {
+      return cast<RankedTensorType>(value.getType()).getDimSize(d);
+    };
+    if (auto op = dyn_cast<EmbeddingOp>(user))
+      return dimOf(op.getTable(), 0);
+    if (auto op = dyn_cast<EmbeddingBackwardOp>(user))
+      return dimOf(op.getResult(), 0);
+    if (auto op = dyn_cast<CrossEntropyOp>(user))
+      return dimOf(op.getLogits(), 1);
+    if (auto op = dyn_cast<CrossEntropyBackwardOp>(user))
+      return dimOf(op.getLogits(), 1);
+    if (auto op = dyn_cast<MaxPool2dBackwardOp>(user))
+      return dimOf(op.getResult(), 2) * dimOf(op.getResult(), 3);
+    if (isa<DropoutOp>(user))
+      return int64_t(1) << 31; // any seed or offset
+  }
+  return 16;
+}
+
+std::optional<TensorSpec> specOf(Type type, DictionaryAttr attrs) {
+  auto tensorType = dyn_cast<RankedTensorType>(type);
+  if (!tensorType || !tensorType.hasStaticShape())
+    return std::nullopt;
+  std::optional<ElementKind> kind = kindOf(tensorType.getElementType());
+  if (!kind)
+    return std::nullopt;
+  TensorSpec spec;
+  spec.kind = *kind;
+  spec.shape.assign(tensorType.getShape().begin(), tensorType.getShape().end());
+  if (attrs) {
+    if (auto role = attrs.getAs<StringAttr>("remat.role"))
+      spec.role = role.str();
+    if (auto gradOf = attrs.getAs<IntegerAttr>("remat.grad_of"))
+      spec.gradOf = gradOf.getInt();
+  }
+  return spec;
+}
+
+std::optional<FunctionSignature> signatureOf(func::FuncOp func) {
+  if (func.isExternal() || !func.isPublic())
+    return std::nullopt;
+  FunctionSignature signature;
+  signature.name = func.getSymName().str();
+  FunctionType type = func.getFunctionType();
+  for (unsigned i = 0; i < type.getNumInputs(); ++i) {
+    std::optional<TensorSpec> spec =
+        specOf(type.getInput(i), func.getArgAttrDict(i));
+    if (!spec)
+      return std::nullopt;
+    if (spec->kind == ElementKind::I64)
+      spec->indexBound = indexBoundFromUsers(func.getArgument(i));
+    signature.inputs.push_back(*spec);
+  }
+  for (unsigned i = 0; i < type.getNumResults(); ++i) {
+    std::optional<TensorSpec> spec =
+        specOf(type.getResult(i), func.getResultAttrDict(i));
+    if (!spec)
+      return std::nullopt;
+    signature.results.push_back(*spec);
+  }
+  return signature;
+}
+
+void initializeNativeTarget() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+}
+
+/// Appends the packed-call fields of a memref descriptor for `tensor`
+/// (allocated and aligned pointer, offset, sizes, row-major strides) to
+/// `fields`.
+void appendDescriptor(std::vector<int64_t> &fields, void *data,
+                      ArrayRef<int64_t> shape) {
+  fields.push_back(reinterpret_cast<intptr_t>(data));
+  fields.push_back(reinterpret_cast<intptr_t>(data));
+  fields.push_back(0);
+  for (int64_t size : shape)
+    fields.push_back(size);
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  fields.insert(fields.end(), strides.begin(), strides.end());
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Runner
+//===----------------------------------------------------------------------===//
+
+Runner::~Runner() = default;
+
+llvm::Expected<std::unique_ptr<Runner>> Runner::create(ModuleOp module,
+                                                       unsigned optLevel) {
+  std::unique_ptr<Runner> runner(new Runner());
+  for (auto func : module.getOps<func::FuncOp>())
+    if (std::optional<FunctionSignature> signature = signatureOf(func))
+      runner->functions.push_back(std::move(*signature));
+
+  MLIRContext *context = module.getContext();
+  // Bufferization and LLVM translation need their interfaces registered;
+  // callers need not know which.
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  context->appendDialectRegistry(registry);
+
+  OwningOpRef<ModuleOp> lowered(cast<ModuleOp>(module->clone()));
+  // remat.* attributes (roles, tags, plan decisions) mean nothing to LLVM.
+  lowered->walk([](Operation *op) {
+    SmallVector<StringAttr> names;
+    for (NamedAttribute attr : op->getDiscardableAttrs())
+      if (attr.getName().strref().starts_with("remat."))
+        names.push_back(attr.getName());
+    for (StringAttr name : names)
+      op->removeDiscardableAttr(name);
+    if (auto func = dyn_cast<func::FuncOp>(op)) {
+      func.removeArgAttrsAttr();
+      func.removeResAttrsAttr();
+    }
+  });
+
+  PassManager pm(context);
+  buildLowerToCPUPipeline(pm, /*resultsToOutParams=*/true);
+  std::string diagnostics;
+  {
+    llvm::raw_string_ostream stream(diagnostics);
+    ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
+      stream << diag.getLocation() << ": " << diag << "\n";
+      for (Diagnostic &note : diag.getNotes())
+        stream << "  note: " << note << "\n";
+      return success();
+    });
+    if (failed(pm.run(*lowered)))
+      return llvm::createStringError(
+          "lowering the module to the host (remat-lower-to-cpu) failed:\n" +
+          diagnostics);
+  }
+
+  initializeNativeTarget();
+  ExecutionEngineOptions options;
+  auto transformer = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
+                                               /*targetMachine=*/nullptr);
+  options.transformer = transformer;
+  auto engine = ExecutionEngine::create(*lowered, options);
+  if (!engine)
+    return llvm::joinErrors(
+        llvm::createStringError("JIT compilation of the lowered module "
+                                "failed"),
+        engine.takeError());
+  runner->engine = std::move(*engine);
+  return runner;
+}
+
+const FunctionSignature *Runner::lookup(StringRef function) const {
+  for (const FunctionSignature &signature : functions)
+    if (signature.name == function)
+      return &signature;
+  return nullptr;
+}
+
+llvm::Expected<std::vector<HostTensor>>
+Runner::run(StringRef function, ArrayRef<HostTensor> inputs) const {
+  const FunctionSignature *signature = lookup(function);
+  if (!signature) {
+    std::string known;
+    for (const FunctionSignature &candidate : functions)
+      known += (known.empty() ? "" : ", ") + candidate.name;
+    return llvm::createStringError(
+        "no callable function '" + function.str() +
+        "' (public, with a body and static tensor arguments and results); "
+        "callable: " +
+        (known.empty() ? std::string("none") : known));
+  }
+  if (inputs.size() != signature->inputs.size())
+    return llvm::createStringError("@" + function.str() + " takes " +
+                                   std::to_string(signature->inputs.size()) +
+                                   " arguments, got " +
+                                   std::to_string(inputs.size()));
+  for (auto [position, input] : llvm::enumerate(inputs)) {
+    const TensorSpec &spec = signature->inputs[position];
+    if (input.kind != spec.kind ||
+        ArrayRef<int64_t>(input.shape) != ArrayRef<int64_t>(spec.shape) ||
+        static_cast<int64_t>(input.bytes.size()) !=
+            input.getNumElements() * getElementSize(input.kind)) {
+      HostTensor expected = HostTensor::zeros(spec.kind, spec.shape);
+      return llvm::createStringError("argument " + std::to_string(position) +
+                                     " of @" + function.str() + " must be " +
+                                     expected.getTypeString() + ", got " +
+                                     input.getTypeString());
+    }
+  }
+
+  // Inputs are copied so a function that writes into an argument buffer
+  // cannot change the caller's tensors.
+  std::vector<HostTensor> arguments(inputs.begin(), inputs.end());
+  std::vector<HostTensor> results;
+  for (const TensorSpec &spec : signature->results)
+    results.push_back(HostTensor::zeros(spec.kind, spec.shape));
+
+  std::vector<int64_t> fields;
+  for (HostTensor &argument : arguments)
+    appendDescriptor(fields, argument.bytes.data(), argument.shape);
+  for (HostTensor &result : results)
+    appendDescriptor(fields, result.bytes.data(), result.shape);
+  SmallVector<void *> packed;
+  for (int64_t &field : fields)
+    packed.push_back(&field);
+
+  if (llvm::Error error = engine->invokePacked(function, packed))
+    return std::move(error);
+  return results;
+}
+
+} // namespace remat

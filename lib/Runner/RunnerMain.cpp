@@ -1,0 +1,250 @@
+//===- RunnerMain.cpp - the remat-run command line ------------------------===//
+//
+// Part of remat. `remat-run FILE --function=f` compiles FILE for the host,
+// calls @f on seeded (or given) inputs and prints every result; with
+// `--compare=g` it also calls @g on the same inputs and compares results
+// pairwise, bitwise unless a tolerance is given.
+//
+//===----------------------------------------------------------------------===//
+
+#include "remat/Runner/RunnerMain.h"
+
+#include "remat/Dialect/Remat/IR/RematDialect.h"
+#include "remat/Interfaces/ExternalModels.h"
+#include "remat/Runner/Runner.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+namespace remat {
+namespace {
+
+struct Options {
+  cl::opt<std::string> inputFile{cl::Positional, cl::desc("<file.mlir>"),
+                                 cl::Required};
+  cl::opt<std::string> function{
+      "function", cl::desc("Function to call (public, tensor arguments)"),
+      cl::Required};
+  cl::opt<uint64_t> seed{"seed", cl::desc("Seed of the generated inputs"),
+                         cl::init(1)};
+  cl::list<std::string> inputs{
+      "input",
+      cl::desc("Set argument N to the listed values instead of seeded ones: "
+               "--input=N:v0,v1,... (row-major; one value fills the tensor)")};
+  cl::list<std::string> perturbations{
+      "perturb",
+      cl::desc("Add eps to one element before the call: "
+               "--perturb=N:index:eps (argument N, row-major element index)")};
+  cl::opt<std::string> compare{
+      "compare",
+      cl::desc("Also call this function on the same inputs and compare "
+               "results pairwise; exit 1 on a mismatch")};
+  cl::opt<double> absTolerance{
+      "atol",
+      cl::desc("Absolute tolerance of --compare (0 with --rtol=0: "
+               "bitwise)"),
+      cl::init(0.0)};
+  cl::opt<double> relTolerance{
+      "rtol", cl::desc("Relative tolerance of --compare"), cl::init(0.0)};
+  cl::opt<std::string> format{
+      "format", cl::desc("How floats print: decimal (%.9g) or hex (%a)"),
+      cl::init("decimal")};
+  cl::opt<bool> printInputs{"print-inputs",
+                            cl::desc("Print the arguments before the call"),
+                            cl::init(false)};
+  cl::opt<unsigned> optLevel{
+      "opt-level", cl::desc("LLVM optimization level of the JIT"), cl::init(2)};
+};
+
+int fail(const llvm::Twine &message) {
+  llvm::errs() << "remat-run: error: " << message << "\n";
+  return 2;
+}
+
+/// Applies --input and --perturb to the seeded arguments.
+llvm::Error applyOverrides(const Options &options,
+                           std::vector<HostTensor> &arguments) {
+  auto argumentIndex = [&](StringRef text,
+                           StringRef flag) -> llvm::Expected<size_t> {
+    size_t index;
+    if (text.getAsInteger(10, index) || index >= arguments.size())
+      return llvm::createStringError(
+          "--" + flag.str() + ": '" + text.str() +
+          "' is not an argument index (the function has " +
+          std::to_string(arguments.size()) + " arguments)");
+    return index;
+  };
+  auto parseDouble = [](StringRef text, double &value) {
+    std::string copy = text.trim().str();
+    char *end = nullptr;
+    value = std::strtod(copy.c_str(), &end);
+    return !copy.empty() && end && *end == '\0';
+  };
+  for (StringRef spec : options.inputs) {
+    auto [indexText, valuesText] = spec.split(':');
+    auto index = argumentIndex(indexText, "input");
+    if (!index)
+      return index.takeError();
+    HostTensor &tensor = arguments[*index];
+    SmallVector<StringRef> values;
+    valuesText.split(values, ',');
+    int64_t count = tensor.getNumElements();
+    if (static_cast<int64_t>(values.size()) != count && values.size() != 1)
+      return llvm::createStringError(
+          "--input=" + spec.str() + ": argument " + indexText.str() + " (" +
+          tensor.getTypeString() + ") needs " + std::to_string(count) +
+          " values (or one to fill it), got " + std::to_string(values.size()));
+    for (int64_t i = 0; i < count; ++i) {
+      double value;
+      if (!parseDouble(values[values.size() == 1 ? 0 : i], value))
+        return llvm::createStringError("--input=" + spec.str() +
+                                       ": not a number: '" + values[i].str() +
+                                       "'");
+      tensor.set(i, value);
+    }
+  }
+  for (StringRef spec : options.perturbations) {
+    SmallVector<StringRef> parts;
+    spec.split(parts, ':');
+    if (parts.size() != 3)
+      return llvm::createStringError("--perturb=" + spec.str() +
+                                     ": expected N:index:eps");
+    auto index = argumentIndex(parts[0], "perturb");
+    if (!index)
+      return index.takeError();
+    HostTensor &tensor = arguments[*index];
+    int64_t element;
+    double eps;
+    if (parts[1].getAsInteger(10, element) || element < 0 ||
+        element >= tensor.getNumElements() || !parseDouble(parts[2], eps))
+      return llvm::createStringError(
+          "--perturb=" + spec.str() + ": element index must be in [0, " +
+          std::to_string(tensor.getNumElements()) + ") and eps a number");
+    tensor.set(element, tensor.get(element) + eps);
+  }
+  return llvm::Error::success();
+}
+
+void printTensors(StringRef label, ArrayRef<HostTensor> tensors,
+                  FloatFormat format) {
+  for (auto [i, tensor] : llvm::enumerate(tensors))
+    llvm::outs() << label << " " << i << " " << tensor.getTypeString() << ": "
+                 << formatElements(tensor, format) << "\n";
+}
+
+} // namespace
+
+int runnerMain(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  Options options;
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "remat-run: execute a function of an .mlir file on the host (through "
+      "remat-lower-to-cpu and MLIR's ExecutionEngine) and print or compare "
+      "its results\n");
+  FloatFormat format;
+  if (options.format == "decimal")
+    format = FloatFormat::Decimal;
+  else if (options.format == "hex")
+    format = FloatFormat::Hex;
+  else
+    return fail("--format must be decimal or hex, got '" + options.format +
+                "'");
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registry.insert<RematDialect>();
+  registerPlannerExternalModels(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  std::string errorMessage;
+  auto file = openInputFile(options.inputFile, &errorMessage);
+  if (!file)
+    return fail(errorMessage);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return fail("could not parse '" + options.inputFile + "'");
+
+  auto runner = Runner::create(*module, options.optLevel);
+  if (!runner)
+    return fail(llvm::toString(runner.takeError()));
+  const FunctionSignature *signature = (*runner)->lookup(options.function);
+  if (!signature)
+    return fail("no callable function '" + options.function + "' in '" +
+                options.inputFile +
+                "': it must be public, have a body, and take and return "
+                "statically shaped tensors");
+  std::vector<HostTensor> arguments =
+      makeSeededInputs(*signature, options.seed);
+  if (llvm::Error error = applyOverrides(options, arguments))
+    return fail(llvm::toString(std::move(error)));
+  if (options.printInputs)
+    printTensors("@" + options.function + " argument", arguments, format);
+
+  auto results = (*runner)->run(options.function, arguments);
+  if (!results)
+    return fail(llvm::toString(results.takeError()));
+  printTensors("@" + options.function + " result", *results, format);
+  if (options.compare.empty())
+    return 0;
+
+  auto others = (*runner)->run(options.compare, arguments);
+  if (!others)
+    return fail("--compare=" + options.compare + ": " +
+                llvm::toString(others.takeError()));
+  printTensors("@" + options.compare + " result", *others, format);
+  if (others->size() != results->size())
+    return fail("@" + options.function + " returns " +
+                std::to_string(results->size()) + " results but @" +
+                options.compare + " returns " + std::to_string(others->size()));
+  bool bitwise = options.absTolerance == 0.0 && options.relTolerance == 0.0;
+  bool allMatch = true;
+  for (size_t i = 0; i < results->size(); ++i) {
+    TensorComparison comparison =
+        compareTensors((*others)[i], (*results)[i], options.absTolerance,
+                       options.relTolerance);
+    llvm::outs() << "compare result " << i << ": ";
+    if (!comparison.sameType) {
+      llvm::outs() << "type mismatch " << (*results)[i].getTypeString()
+                   << " vs " << (*others)[i].getTypeString() << "\n";
+      allMatch = false;
+      continue;
+    }
+    bool match = bitwise ? comparison.bitwiseMismatches == 0
+                         : comparison.toleranceFailures == 0;
+    allMatch &= match;
+    llvm::outs() << (comparison.bitwiseMismatches == 0 ? "bitwise-equal"
+                                                       : "differs")
+                 << " max-abs-error "
+                 << llvm::format("%.3g", comparison.maxAbsError)
+                 << " max-rel-error "
+                 << llvm::format("%.3g", comparison.maxRelError) << " ("
+                 << (bitwise ? comparison.bitwiseMismatches
+                             : comparison.toleranceFailures)
+                 << " elements " << (bitwise ? "differ" : "outside tolerance")
+                 << ")\n";
+  }
+  llvm::outs() << (allMatch ? "PASS" : "FAIL") << ": @" << options.function
+               << " vs @" << options.compare << "\n";
+  return allMatch ? 0 : 1;
+}
+
+} // namespace remat
