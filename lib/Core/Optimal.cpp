@@ -430,10 +430,11 @@ Formulation formulate(const Problem &problem, int64_t budgetUnits,
 }
 
 struct MilpOutcome {
-  enum class Kind { Solved, Infeasible, NoSolutionInTime } kind;
+  enum class Kind { Solved, Infeasible, NoSolutionInTime, SolverFailed } kind;
   bool provenOptimal = false;
   Schedule schedule;
-  double peakUnits = 0; // the peak column, when minimising it
+  double peakUnits = 0;     // the peak column, when minimising it
+  std::string solverStatus; // CBC's status codes, for SolverFailed
 };
 
 MilpOutcome solveMilp(const Problem &problem, const Formulation &formulation,
@@ -475,20 +476,33 @@ MilpOutcome solveMilp(const Problem &problem, const Formulation &formulation,
                         "0",
                         "-solve",
                         "-quit"};
+  auto start = std::chrono::steady_clock::now();
   CbcMain1(
       static_cast<int>(sizeof(argv) / sizeof(argv[0])), argv, model,
       [](CbcModel *, int) { return 0; }, data);
+  double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  // An LP cut short by its time limit looks infeasible to CBC, so once the
+  // time is up neither an infeasibility nor an optimality claim is trusted.
+  bool outOfTime = model.isSecondsLimitReached() || elapsed >= 0.99 * seconds;
 
   MilpOutcome outcome;
   const double *solution = model.bestSolution();
   if (!solution) {
-    outcome.kind = model.isProvenInfeasible() || model.status() == 0
-                       ? MilpOutcome::Kind::Infeasible
-                       : MilpOutcome::Kind::NoSolutionInTime;
+    if (outOfTime)
+      outcome.kind = MilpOutcome::Kind::NoSolutionInTime;
+    else if (model.isProvenInfeasible())
+      outcome.kind = MilpOutcome::Kind::Infeasible;
+    else
+      outcome.kind = MilpOutcome::Kind::SolverFailed;
+    outcome.solverStatus =
+        absl::StrFormat("status %d, secondary status %d", model.status(),
+                        model.secondaryStatus());
     return outcome;
   }
   outcome.kind = MilpOutcome::Kind::Solved;
-  outcome.provenOptimal = model.isProvenOptimal();
+  outcome.provenOptimal = !outOfTime && model.isProvenOptimal();
   for (int t = 0; t < problem.size(); ++t)
     for (int i = 0; i <= t; ++i) {
       int column = formulation.evaluate[t][i];
@@ -581,6 +595,13 @@ finish(const Graph &graph, const Classification &phases,
         "the MILP): ",
         simulation.status().message()));
   double tolerance = 1e-9 * std::max(1.0, std::abs(costUs));
+  // An incumbent of a search cut short by the time limit is not trusted.
+  if (!provenOptimal && simulation->peakBytes > budgetBytes)
+    return absl::DeadlineExceededError(absl::StrFormat(
+        "`optimal` found no schedule within %d bytes it could verify before "
+        "the time limit (%d ops to schedule); use the `budget` strategy, or "
+        "raise the time limit",
+        budgetBytes, problem.size()));
   if (simulation->peakBytes > budgetBytes ||
       std::abs(simulation->totalTimeUs - costUs) > tolerance)
     return absl::InternalError(absl::StrFormat(
@@ -616,8 +637,12 @@ absl::Status infeasibleBudget(const Graph &graph, const Classification &phases,
                                     Objective::MinimiseTime);
     MilpOutcome outcome =
         solveMilp(problem, atBound, deadline.remainingSeconds());
-    if (outcome.kind == MilpOutcome::Kind::Solved)
-      return smallest(lowerBound);
+    if (outcome.kind == MilpOutcome::Kind::Solved) {
+      absl::StatusOr<SimulationResult> simulation =
+          simulate(graph, phases, outcome.schedule, costModel);
+      if (simulation.ok() && simulation->peakBytes <= lowerBound)
+        return smallest(lowerBound);
+    }
   }
   if (deadline.remainingSeconds() > 0) {
     Formulation formulation =
@@ -695,6 +720,11 @@ absl::StatusOr<OptimalSolution> solveOptimal(const Graph &graph,
         "`optimal` found no schedule within %g s for a budget of %d bytes: "
         "%s, or raise the time limit",
         options.timeLimitSeconds, budgetBytes, tooLargeAdvice(problem)));
+  case MilpOutcome::Kind::SolverFailed:
+    return absl::InternalError(absl::StrFormat(
+        "CBC stopped on a budget of %d bytes with neither a schedule nor a "
+        "proof that none exists (%s); report this graph",
+        budgetBytes, outcome.solverStatus));
   case MilpOutcome::Kind::Solved:
     break;
   }
