@@ -272,3 +272,42 @@ TEST(PlannerBudget, FractionsSpanTheRange) {
 
 } // namespace
 } // namespace remat
+
+namespace remat {
+namespace {
+
+TEST(PlanText, IsStableAndComplete) {
+  test::GraphBuilder builder(DType::F32);
+  ValueId x = builder.input("x", {4});
+  ValueId a = builder.op("sin", "sin", ComputeClass::Pointwise, {x},
+                         builder.type({4}), "a");
+  ValueId b = builder.op("cos", "cos", ComputeClass::Pointwise, {a},
+                         builder.type({4}), "b");
+  builder.graph().markOutput(b, OutputRole::Output);
+  ValueId dy = builder.input("dy", {4}, InputRole::Tangent);
+  ValueId ga = builder.op("cos_bwd", "mul", ComputeClass::Pointwise, {dy, a},
+                          builder.type({4}));
+  ValueId gx = builder.op("sin_bwd", "mul", ComputeClass::Pointwise, {ga, x},
+                          builder.type({4}));
+  builder.graph().markOutput(gx, OutputRole::Gradient);
+  Graph graph = builder.take();
+  PlanOptions options = test::optionsFor(Strategy::MinCut);
+  options.target = *getTargetPreset("cpu");
+  Plan plan = test::planOrDie(graph, options);
+  std::string text = toText(plan, graph);
+  // x (16 B) is cheaper to keep than a (16 B, but an intermediate), so a is
+  // replayed from x just before cos_bwd.
+  EXPECT_EQ(text.substr(text.find('\n') + 1),
+            "%0 x input: input: backward reads this function input\n"
+            "%1 a recompute: recomputed from x (cheaper than saving 16 B) "
+            "[replays ops 0]\n"
+            "%2 b not-needed: not needed by backward: the backward of "
+            "pointwise cos reads only its inputs\n"
+            "schedule 0,1,0,2,3\n");
+  EXPECT_EQ(text.rfind("plan strategy=min-cut target=cpu budget=- peak=", 0),
+            0u)
+      << text;
+}
+
+} // namespace
+} // namespace remat
