@@ -1,13 +1,17 @@
-// Tags, names, graph forms and roles: the remat dialect's discardable
-// attributes. valid.mlir round-trips every one of them (custom and generic
-// form), on our ops and on upstream ops; invalid.mlir has one expected-error
-// case for every message of verifyOperationAttribute,
+// The remat dialect's discardable attributes. valid.mlir round-trips every
+// tag, name, graph form and role (custom and generic form), on our ops and on
+// upstream ops; plan-valid.mlir does the same for the plan attributes that
+// remat-plan and remat-partition write. invalid.mlir and plan-invalid.mlir
+// have one expected-error case for every message of verifyOperationAttribute,
 // verifyRegionArgAttribute and verifyRegionResultAttribute.
 //
 // RUN: split-file %s %t
 // RUN: remat-opt %t/valid.mlir | remat-opt | FileCheck %t/valid.mlir
 // RUN: remat-opt %t/valid.mlir -mlir-print-op-generic | remat-opt | FileCheck %t/valid.mlir
 // RUN: remat-opt %t/invalid.mlir -split-input-file -verify-diagnostics
+// RUN: remat-opt %t/plan-valid.mlir | remat-opt | FileCheck %t/plan-valid.mlir --check-prefix=PLAN
+// RUN: remat-opt %t/plan-valid.mlir -mlir-print-op-generic | remat-opt | FileCheck %t/plan-valid.mlir --check-prefix=PLAN
+// RUN: remat-opt %t/plan-invalid.mlir -split-input-file -verify-diagnostics
 
 //--- valid.mlir
 
@@ -340,5 +344,142 @@ func.func @grad_of_not_an_integer(%a: tensor<8xf32>) -> (tensor<8xf32> {remat.gr
 
 // expected-error @+1 {{'remat.prefer_save' is not valid on result #0; only 'remat.role' and 'remat.grad_of' are}}
 func.func @tag_on_result(%a: tensor<8xf32>) -> (tensor<8xf32> {remat.prefer_save}) {
+  return %a : tensor<8xf32>
+}
+
+//--- plan-valid.mlir
+
+// The plan attributes that remat-plan and remat-partition write: per-result
+// decisions, reasons and derivations on ops, decisions on the arguments the
+// backward reads, the plan summary on the function, and the stage and
+// saved-value order of partitioned functions.
+// PLAN-LABEL: func.func @planned
+// PLAN-SAME: {remat.decision = ["input"], remat.reason = ["function input"], remat.role = "input"}
+// PLAN-SAME: remat.plan = {peak_memory_bytes = 256 : i64, strategy = "min-cut", target = "h100"}
+// PLAN: remat.matmul {{.*}} {remat.decision = ["save"], remat.name = "h", remat.reason = ["saved: recomputing it needs matmul h"]}
+// PLAN: remat.add {{.*}} {remat.decision = ["derive"], remat.derivation = [{exact = false, from = ["z", "skip"], kind = "subtract-other", operand = 0 : i64, via = "z"}], remat.reason = ["derived as z - skip"]}
+// PLAN: remat.sdpa {{.*}} {causal, remat.decision = ["save", "not-needed"], remat.derivation = [unit, unit], remat.reason = ["saved", "not read by backward"]}
+func.func @planned(%x: tensor<4x4xf32> {remat.role = "input", remat.decision = ["input"], remat.reason = ["function input"]},
+                   %skip: tensor<4x4xf32> {remat.role = "input"},
+                   %q: tensor<1x1x4x4xf32> {remat.role = "input"},
+                   %dy: tensor<4x4xf32> {remat.role = "tangent"})
+    -> (tensor<4x4xf32> {remat.role = "output"}, tensor<1x1x4x4xf32> {remat.role = "output"})
+    attributes {remat.graph = "joint",
+                remat.plan = {strategy = "min-cut", target = "h100", peak_memory_bytes = 256 : i64}} {
+  %h = remat.matmul %x, %x {remat.name = "h", remat.decision = ["save"], remat.reason = ["saved: recomputing it needs matmul h"]}
+      : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  %z = remat.add %h, %skip {remat.decision = ["derive"], remat.reason = ["derived as z - skip"],
+      remat.derivation = [{via = "z", operand = 0, kind = "subtract-other", from = ["z", "skip"], exact = false}]} : tensor<4x4xf32>
+  %o, %lse = remat.sdpa %q, %q, %q scale = 0.5 {causal, remat.decision = ["save", "not-needed"],
+      remat.reason = ["saved", "not read by backward"], remat.derivation = [unit, unit]}
+      : (tensor<1x1x4x4xf32>, tensor<1x1x4x4xf32>, tensor<1x1x4x4xf32>) -> (tensor<1x1x4x4xf32>, tensor<1x1x4xf32>)
+  return %z, %o : tensor<4x4xf32>, tensor<1x1x4x4xf32>
+}
+
+// PLAN-LABEL: func.func @planned_forward
+// PLAN-SAME: attributes {remat.saved_values = ["h", "z"], remat.stage = "forward"}
+func.func @planned_forward(%x: tensor<4x4xf32>) -> tensor<4x4xf32>
+    attributes {remat.stage = "forward", remat.saved_values = ["h", "z"]} {
+  return %x : tensor<4x4xf32>
+}
+
+//--- plan-invalid.mlir
+
+func.func @decision_count(%a: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'remat.decision' on an operation must be an array of 1 string(s), one per value}}
+  %0 = remat.add %a, %a {remat.decision = ["save", "save"]} : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @unknown_decision(%a: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'remat.decision' has unknown decision 'keep'; expected save, recompute, derive, not-needed or input}}
+  %0 = remat.add %a, %a {remat.decision = ["keep"]} : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @reason_not_strings(%a: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'remat.reason' on an operation must be an array of 1 string(s), one per value}}
+  %0 = arith.addf %a, %a {remat.reason = [1]} : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'remat.decision' on argument #0 must be an array of 1 string(s), one per value}}
+func.func @argument_decision(%a: tensor<8xf32> {remat.decision = "save"}) -> tensor<8xf32> {
+  return %a : tensor<8xf32>
+}
+
+// -----
+
+func.func @derivation_count(%a: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'remat.derivation' must be an array with one entry per result (1)}}
+  %0 = remat.add %a, %a {remat.decision = ["derive"], remat.derivation = []} : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @derivation_missing_field(%a: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'remat.derivation' entry #0 must be unit or a dictionary with via (string), operand (integer), kind (string), from (array) and exact (bool)}}
+  %0 = remat.add %a, %a {remat.decision = ["derive"], remat.derivation = [{via = "z", operand = 0}]} : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @derivation_without_derive(%a: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'remat.derivation' entry #0 describes a derivation, but the result's 'remat.decision' is not "derive"}}
+  %0 = remat.add %a, %a {remat.decision = ["save"], remat.derivation = [{via = "z", operand = 0, kind = "subtract-other", from = ["z", "a"], exact = false}]} : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @plan_on_an_op(%a: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'remat.plan' is only valid on a function}}
+  %0 = remat.add %a, %a {remat.plan = {strategy = "min-cut", target = "h100", peak_memory_bytes = 0}} : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @stage_on_an_op(%a: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'remat.stage' is only valid on a function}}
+  %0 = remat.add %a, %a {remat.stage = "forward"} : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @saved_values_on_an_op(%a: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'remat.saved_values' is only valid on a function}}
+  %0 = remat.add %a, %a {remat.saved_values = ["a"]} : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'remat.plan' must be a dictionary with at least strategy (string), target (string) and peak_memory_bytes (integer); it is written by -remat-plan}}
+func.func @plan_without_peak(%a: tensor<8xf32>) -> tensor<8xf32>
+    attributes {remat.plan = {strategy = "min-cut", target = "h100"}} {
+  return %a : tensor<8xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'remat.stage' must be "forward" or "backward"}}
+func.func @unknown_stage(%a: tensor<8xf32>) -> tensor<8xf32> attributes {remat.stage = "joint"} {
+  return %a : tensor<8xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'remat.saved_values' must be an array of value names}}
+func.func @saved_values_not_names(%a: tensor<8xf32>) -> tensor<8xf32> attributes {remat.saved_values = [1, 2]} {
   return %a : tensor<8xf32>
 }
