@@ -122,14 +122,35 @@ TEST(CheckmateImportTest, ReproducesThePublishedTopologicalPeaks) {
 }
 
 TEST(CheckmateImportTest, ImportsTheRandomLayeredGraphs) {
-  for (const char *file :
-       {"random_layered_n100.json", "random_layered_n250.json"}) {
-    SCOPED_TRACE(file);
-    absl::StatusOr<Graph> graph = importFile(file);
+  // README: topological peaks 50,590 and 135,910; total costs 47,769 and
+  // 125,569.
+  struct Published {
+    const char *file;
+    int64_t peak;
+    double totalCost;
+  };
+  const Published published[] = {
+      {"random_layered_n100.json", 50590, 47769},
+      {"random_layered_n250.json", 135910, 125569},
+  };
+  CostModel costModel(*getTargetPreset("cpu"));
+  for (const Published &expected : published) {
+    SCOPED_TRACE(expected.file);
+    absl::StatusOr<Graph> graph = importFile(expected.file);
     ASSERT_TRUE(graph.ok()) << graph.status();
     EXPECT_TRUE(graph->validate().ok()) << graph->validate();
     // One sink, the node with id 1, comes last.
     EXPECT_EQ(graph->op(graph->numOps() - 1).name, "node1");
+    absl::StatusOr<Classification> phases = classify(*graph);
+    ASSERT_TRUE(phases.ok()) << phases.status();
+    Schedule schedule;
+    for (OpId op = 0; op < static_cast<OpId>(graph->numOps()); ++op)
+      schedule.steps.push_back(op);
+    absl::StatusOr<SimulationResult> simulation =
+        simulate(*graph, *phases, schedule, costModel);
+    ASSERT_TRUE(simulation.ok()) << simulation.status();
+    EXPECT_EQ(simulation->peakBytes, expected.peak);
+    EXPECT_DOUBLE_EQ(simulation->totalTimeUs, expected.totalCost);
   }
 }
 
