@@ -177,7 +177,9 @@ public:
   }
   size_t numValues() const { return values_.size(); }
   size_t numOps() const { return ops_.size(); }
-  /// Ops reading `value`, in op order (built lazily, cached).
+  /// Ops reading `value`, in op order (built lazily, cached; the first call
+  /// after an edit writes the cache, so a graph shared between threads
+  /// should have users() called once before planning concurrently).
   const std::vector<OpId> &users(ValueId value) const;
 
   /// Checks ids, single definition, topological order, roles.
