@@ -1,0 +1,183 @@
+//===- PlannerBenchmark.cpp - Planner speed on model-sized graphs ---------===//
+//
+// Part of remat. Times `planRematerialization` for every automatic strategy
+// on Llama-style joint graphs (1, 8, 32 layers at Llama-2-7B dimensions, 80
+// at Llama-2-70B) and on random layered DAGs of 10k, 100k and 1M ops. Each
+// run reports, besides the time:
+//   ops      the graph's op count,
+//   nodes/s  ops planned per second (a rate),
+//   s/node   its inverse, to show whether the cost per node stays flat,
+//   peak_rss the process's peak resident set while that benchmark ran
+//            (VmHWM, reset through /proc/self/clear_refs before it), which
+//            includes the graph itself.
+// Graphs are built outside the timed loop, one at a time.
+//
+// `remat-bench-planner --graph-stats` prints op/value/edge counts per graph
+// instead of timing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BenchGraphs.h"
+
+#include "remat/Core/Planner.h"
+
+#include "benchmark/benchmark.h"
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace remat;
+
+namespace {
+
+struct GraphSpec {
+  std::string name;
+  std::function<Graph()> build;
+  /// Graphs that take seconds to plan run one iteration per repetition.
+  bool large = false;
+};
+
+std::vector<GraphSpec> graphSpecs() {
+  std::vector<GraphSpec> specs;
+  for (int layers : {1, 8, 32})
+    specs.push_back({"llama7b-" + std::to_string(layers) + "L", [layers] {
+                       return bench::buildLlamaStack(bench::llama2_7b(layers));
+                     }});
+  specs.push_back({"llama70b-80L", [] {
+                     return bench::buildLlamaStack(bench::llama2_70b(80));
+                   }});
+  for (int64_t ops : {int64_t(10000), int64_t(100000), int64_t(1000000)}) {
+    std::string label = ops >= 1000000 ? std::to_string(ops / 1000000) + "M"
+                                       : std::to_string(ops / 1000) + "k";
+    specs.push_back({"dag-" + label,
+                     [ops] {
+                       bench::RandomDagOptions options;
+                       options.numOps = ops;
+                       return bench::buildRandomLayeredDag(options);
+                     },
+                     ops >= 1000000});
+  }
+  return specs;
+}
+
+/// Keeps only the graph being benchmarked alive, so that the peak RSS of one
+/// benchmark does not include the graphs of the others.
+const Graph &graphFor(const GraphSpec &spec) {
+  static std::string currentName;
+  static std::unique_ptr<Graph> current;
+  if (!current || currentName != spec.name) {
+    current.reset();
+    current = std::make_unique<Graph>(spec.build());
+    currentName = spec.name;
+  }
+  return *current;
+}
+
+/// Resets the kernel's peak-RSS mark for this process (Linux >= 4.0).
+void resetPeakRss() {
+  std::ofstream clearRefs("/proc/self/clear_refs");
+  clearRefs << "5";
+}
+
+/// VmHWM in bytes, or 0 when /proc is unavailable.
+double peakRssBytes() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("VmHWM:", 0) == 0)
+      return std::stod(line.substr(6)) * 1024.0; // reported in kB
+  return 0;
+}
+
+void planBenchmark(benchmark::State &state, const GraphSpec &spec,
+                   Strategy strategy) {
+  const Graph &graph = graphFor(spec);
+  PlanOptions options;
+  options.strategy = strategy;
+  if (strategy == Strategy::Budget) {
+    // Halfway between the recompute-all and save-all peaks.
+    options.budget = MemoryBudget{MemoryBudget::Kind::Fraction, 0, 0.5};
+  }
+  resetPeakRss();
+  for (auto _ : state) {
+    absl::StatusOr<Plan> plan = planRematerialization(graph, options);
+    if (!plan.ok()) {
+      state.SkipWithError(std::string(plan.status().message()).c_str());
+      return;
+    }
+    benchmark::DoNotOptimize(plan->simulation.peakBytes);
+  }
+  const double ops = static_cast<double>(graph.numOps());
+  state.counters["ops"] = ops;
+  state.counters["nodes/s"] =
+      benchmark::Counter(ops, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["s/node"] =
+      benchmark::Counter(ops, benchmark::Counter::kIsIterationInvariantRate |
+                                  benchmark::Counter::kInvert);
+  state.counters["peak_rss"] =
+      benchmark::Counter(peakRssBytes(), benchmark::Counter::kDefaults,
+                         benchmark::Counter::kIs1024);
+}
+
+int printGraphStats() {
+  std::printf("| graph | ops | values | edges (operands) | forward ops |\n"
+              "| --- | ---: | ---: | ---: | ---: |\n");
+  for (const GraphSpec &spec : graphSpecs()) {
+    Graph graph = spec.build();
+    int64_t edges = 0;
+    for (const GraphOp &op : graph.ops())
+      edges += static_cast<int64_t>(op.operands.size());
+    absl::StatusOr<Classification> phases = classify(graph);
+    if (!phases.ok()) {
+      std::fprintf(stderr, "%s: %s\n", spec.name.c_str(),
+                   std::string(phases.status().message()).c_str());
+      return 1;
+    }
+    int64_t forward = 0;
+    for (Phase phase : phases->opPhase)
+      forward += phase == Phase::Forward;
+    std::printf("| %s | %zu | %zu | %lld | %lld |\n", spec.name.c_str(),
+                graph.numOps(), graph.numValues(),
+                static_cast<long long>(edges), static_cast<long long>(forward));
+  }
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--graph-stats") == 0)
+      return printGraphStats();
+
+  static const std::vector<GraphSpec> specs = graphSpecs();
+  const Strategy strategies[] = {Strategy::SaveAll, Strategy::RecomputeAll,
+                                 Strategy::MinCut, Strategy::Budget};
+  for (const GraphSpec &spec : specs) {
+    for (Strategy strategy : strategies) {
+      std::string name =
+          spec.name + "/" + std::string(remat::toString(strategy));
+      auto *registered = benchmark::RegisterBenchmark(
+          name.c_str(), [&spec, strategy](benchmark::State &state) {
+            planBenchmark(state, spec, strategy);
+          });
+      registered->Unit(benchmark::kMillisecond)->UseRealTime();
+      if (spec.large)
+        registered->Iterations(1)->Repetitions(3);
+      else
+        registered->Repetitions(5)->MinTime(0.2);
+      registered->ReportAggregatesOnly(true);
+    }
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv))
+    return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
