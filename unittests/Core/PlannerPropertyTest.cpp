@@ -228,3 +228,46 @@ TEST(PlannerOptimal, CheckmateLinearGraphThroughThePlanner) {
 
 } // namespace
 } // namespace remat
+
+namespace remat {
+namespace {
+
+/// A 50,000-op forward chain whose backward reads every value: the walks
+/// are iterative, so recompute-all (one replay chain as deep as the graph)
+/// and min-cut neither overflow the stack nor go quadratic.
+TEST(PlannerScale, DeepChainsAndLargeRandomGraphs) {
+  constexpr int kDepth = 50000;
+  test::GraphBuilder builder(DType::F32);
+  ValueId x = builder.input("x", {16});
+  std::vector<ValueId> chain = {x};
+  for (int i = 0; i < kDepth; ++i)
+    chain.push_back(builder.op("f" + std::to_string(i), "tanh",
+                               ComputeClass::Pointwise, {chain.back()},
+                               builder.type({16})));
+  builder.graph().markOutput(chain.back(), OutputRole::Output);
+  ValueId grad = builder.input("dy", {16}, InputRole::Tangent);
+  for (int i = kDepth; i >= 1; --i)
+    grad =
+        builder.op("b" + std::to_string(i), "tanh_bwd", ComputeClass::Pointwise,
+                   {grad, chain[i]}, builder.type({16}));
+  builder.graph().markOutput(grad, OutputRole::Gradient);
+  Graph graph = builder.take();
+  Plan full = test::planOrDie(graph, test::optionsFor(Strategy::RecomputeAll));
+  EXPECT_EQ(full.simulation.savedBytes, 64); // x only
+  Plan minCut = test::planOrDie(graph, test::optionsFor(Strategy::MinCut));
+  EXPECT_LE(minCut.simulation.savedBytes, 64);
+
+  test::RandomGraphOptions options;
+  options.numForwardOps = 20000;
+  Graph random = test::buildRandomJointGraph(99, options);
+  Plan saveAll = test::planOrDie(random, test::optionsFor(Strategy::SaveAll));
+  Plan cut = test::planOrDie(random, test::optionsFor(Strategy::MinCut));
+  EXPECT_LE(cut.simulation.savedBytes, saveAll.simulation.savedBytes);
+  PlanOptions budget = test::optionsFor(Strategy::Budget);
+  budget.budget = *parseMemoryBudget("0.5");
+  Plan budgeted = test::planOrDie(random, budget);
+  EXPECT_LE(budgeted.simulation.peakBytes, *budgeted.budgetBytes);
+}
+
+} // namespace
+} // namespace remat
