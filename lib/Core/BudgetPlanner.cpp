@@ -2,11 +2,13 @@
 //
 // Part of remat. Starts from the automatic save-all plan and turns saved
 // values into recomputations in a fixed order (most bytes freed per
-// microsecond of replay first), giving a family of plans from "save all" to
-// "recompute everything automatic planning may". Each candidate (a fixed grid
-// of that family, the min-cut plan, and their variants with derivations) is
-// simulated once. For a budget B the plan is the one of least recompute time
-// whose simulated peak is <= B (ties: lower peak, then earlier candidate).
+// microsecond of replay first, and, as a second family, largest first),
+// giving plans from "save all" to "recompute everything automatic planning
+// may". Each candidate (prefixes of both orders, the min-cut plan, the
+// recompute-all plan when it respects the bans, and their variants with
+// derivations) is simulated once. For a budget B the plan is the one of least
+// recompute time whose simulated peak is <= B (ties: lower peak, then earlier
+// candidate).
 //
 // Because the candidate set does not depend on B, a larger budget can only
 // add candidates: recompute time is non-increasing and the chosen peak
@@ -61,25 +63,43 @@ enumerateCandidates(const PlanContext &context) {
     graphSize += op.operands.size();
   size_t gridPoints =
       std::clamp<size_t>(2000000 / std::max<size_t>(graphSize, 1), 9, 129);
-  std::vector<size_t> prefixes;
-  if (total + 1 <= gridPoints) {
-    for (size_t k = 0; k <= total; ++k)
-      prefixes.push_back(k);
-  } else {
-    for (size_t i = 0; i < gridPoints; ++i)
-      prefixes.push_back((total * i) / (gridPoints - 1));
+  auto prefixesFor = [&](size_t points) {
+    std::vector<size_t> prefixes;
+    if (total + 1 <= points) {
+      for (size_t k = 0; k <= total; ++k)
+        prefixes.push_back(k);
+      return prefixes;
+    }
+    for (size_t i = 0; i < points; ++i)
+      prefixes.push_back((total * i) / (points - 1));
     prefixes.erase(std::unique(prefixes.begin(), prefixes.end()),
                    prefixes.end());
-  }
+    return prefixes;
+  };
 
   std::vector<std::vector<uint8_t>> keeps;
-  std::vector<uint8_t> keep = base;
-  size_t converted = 0;
-  for (size_t k : prefixes) {
-    for (; converted < k; ++converted)
-      keep[convertible[converted]] = 0;
-    keeps.push_back(keep);
-  }
+  auto addFamily = [&](const std::vector<ValueId> &order,
+                       const std::vector<size_t> &prefixes, bool endpoints) {
+    std::vector<uint8_t> keep = base;
+    size_t converted = 0;
+    for (size_t k : prefixes) {
+      for (; converted < k; ++converted)
+        keep[order[converted]] = 0;
+      // Both orders share "convert nothing" and "convert everything".
+      if (endpoints || (k != 0 && k != total))
+        keeps.push_back(keep);
+    }
+  };
+  addFamily(convertible, prefixesFor(gridPoints), /*endpoints=*/true);
+  // A second order, largest first regardless of replay time: it reaches low
+  // peaks in fewer conversions when a few values dominate memory.
+  std::vector<ValueId> bySize = convertible;
+  std::stable_sort(bySize.begin(), bySize.end(), [&](ValueId lhs, ValueId rhs) {
+    return context.tables.valueBytes[lhs] > context.tables.valueBytes[rhs];
+  });
+  if (bySize != convertible)
+    addFamily(bySize, prefixesFor(std::max<size_t>(gridPoints / 2, 9)),
+              /*endpoints=*/false);
   absl::StatusOr<std::vector<uint8_t>> minCut = minCutKeep(context);
   if (!minCut.ok())
     return minCut.status();
