@@ -245,6 +245,11 @@ absl::StatusOr<Plan> planFromOptimal(const PlanContext &context,
         facts.chains[result] = {schedule.steps[i]};
       }
   }
+  // A value held from forward for its first backward reads and re-evaluated
+  // for later ones counts as recomputed (the schedule does recompute it).
+  for (ValueId value : context.phases.neededByBackward)
+    if (facts.recomputed[value])
+      facts.readFromForward[value] = 0;
   StrategyResult result;
   result.keep = facts.readFromForward;
   result.budgetBytes = budgetBytes;
