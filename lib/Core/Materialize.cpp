@@ -209,14 +209,14 @@ absl::StatusOr<SimulationResult> simulateKeep(const PlanContext &context,
                                               const StrategyResult &result) {
   Materialized materialized = BackwardWalker(context, result).run();
   return simulate(context.graph, context.phases, materialized.schedule,
-                  context.costModel);
+                  context.tables);
 }
 
 absl::StatusOr<Plan> materializePlan(const PlanContext &context,
                                      const StrategyResult &result) {
   Materialized materialized = BackwardWalker(context, result).run();
   absl::StatusOr<SimulationResult> simulation = simulate(
-      context.graph, context.phases, materialized.schedule, context.costModel);
+      context.graph, context.phases, materialized.schedule, context.tables);
   if (!simulation.ok())
     return absl::InternalError(absl::StrCat(
         "the planner built a schedule the simulator rejects (a planner bug; "
