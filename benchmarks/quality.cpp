@@ -282,13 +282,48 @@ std::string formatBytes(int64_t bytes) {
   return grouped;
 }
 
+/// The smallest feasible budget named by an infeasibility message of
+/// `budget` ("... at least N bytes ...") or `optimal` ("... meets is N
+/// bytes", "... below the minimum N bytes", or only a lower bound: "...
+/// needs at least N bytes; the exact minimum was not found ...").
+std::optional<int64_t> smallestFeasibleBudget(const std::string &message,
+                                              bool &lowerBoundOnly) {
+  lowerBoundOnly =
+      message.find("exact minimum was not found") != std::string::npos;
+  for (const char *marker : {"meets is ", "the minimum ", "at least "}) {
+    size_t at = message.find(marker);
+    if (at == std::string::npos)
+      continue;
+    size_t begin = at + std::strlen(marker);
+    size_t end = message.find_first_not_of("0123456789", begin);
+    int64_t bytes = 0;
+    if (absl::SimpleAtoi(message.substr(begin, end - begin), &bytes))
+      return bytes;
+  }
+  return std::nullopt;
+}
+
 /// A table cell for a budgeted strategy.
-std::string budgetedCell(const Point &point, double timeLimit) {
+std::string budgetedCell(const Point &point, double timeLimit,
+                         int64_t noRecomputePeak) {
   switch (point.status) {
   case Point::Status::Ok:
     return formatPercent(point.tdi) + " (" + formatSeconds(point.seconds) + ")";
-  case Point::Status::Infeasible:
-    return "infeasible (" + formatSeconds(point.seconds) + ")";
+  case Point::Status::Infeasible: {
+    std::string cell = "infeasible";
+    bool lowerBoundOnly = false;
+    if (std::optional<int64_t> smallest =
+            smallestFeasibleBudget(point.message, lowerBoundOnly);
+        smallest && noRecomputePeak > 0) {
+      char text[48];
+      std::snprintf(text, sizeof(text), ", min %s%.3f",
+                    lowerBoundOnly ? ">= " : "",
+                    static_cast<double>(*smallest) /
+                        static_cast<double>(noRecomputePeak));
+      cell += text;
+    }
+    return cell + " (" + formatSeconds(point.seconds) + ")";
+  }
   case Point::Status::TimedOut: {
     char text[64];
     std::snprintf(text, sizeof(text), "no result in %.0f s", timeLimit);
@@ -415,7 +450,7 @@ int main(int argc, char **argv) {
   const std::vector<double> curveFractions = {0.95, 0.85, 0.75, 0.65, 0.55,
                                               0.45, 0.4,  0.35, 0.3};
   int failures = 0;
-  double worstGap = 0;
+  double worstGap = -1;
   std::string worstGapAt = "none";
   int comparisons = 0;
   for (const NamedGraph &named : allGraphs()) {
@@ -509,10 +544,12 @@ int main(int argc, char **argv) {
       }
       std::printf(
           "| %.2f | %s | %s | %s | %s | %s | %s |\n", fraction,
-          formatBytes(budgetBytes).c_str(), budgetedCell(budget, 0).c_str(),
-          options.runOptimal
-              ? budgetedCell(optimal, options.optimalTimeLimit).c_str()
-              : "not run",
+          formatBytes(budgetBytes).c_str(),
+          budgetedCell(budget, 0, context.noRecomputePeak).c_str(),
+          options.runOptimal ? budgetedCell(optimal, options.optimalTimeLimit,
+                                            context.noRecomputePeak)
+                                   .c_str()
+                             : "not run",
           gap.c_str(),
           baselineCell(recomputeAll, budgetBytes, context.noRecomputePeak)
               .c_str(),
@@ -541,7 +578,7 @@ int main(int argc, char **argv) {
   if (options.runOptimal)
     std::printf("Worst gap of budget to optimal over %d budgets where both "
                 "finished: %s (%s).\n",
-                comparisons, formatPercent(worstGap).c_str(),
+                comparisons, formatPercent(std::max(worstGap, 0.0)).c_str(),
                 worstGapAt.c_str());
   return failures == 0 ? 0 : 1;
 }

@@ -1,0 +1,210 @@
+#!/usr/bin/env bash
+# Builds and runs remat's benchmarks, then rewrites the generated sections of
+# docs/benchmarks.md and the Pareto plots in docs/img/. Not part of the test
+# command (benchmarks are not tests). About 15-25 minutes on a 2-core machine.
+#
+#   scripts/bench.sh                         # build dir: build/
+#   REMAT_BUILD_DIR=build-bench scripts/bench.sh
+#   REMAT_OPTIMAL_TIME_LIMIT=30 scripts/bench.sh   # seconds per optimal solve
+#
+# Raw outputs are kept in $REMAT_BUILD_DIR/bench/ (benchmark JSON, quality
+# CSV and markdown, logs).
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${REMAT_BUILD_DIR:-$root/build}
+[[ $build = /* ]] || build=$root/$build
+optimal_limit=${REMAT_OPTIMAL_TIME_LIMIT:-10}
+out=$build/bench
+doc=$root/docs/benchmarks.md
+python=/usr/bin/python3 # Debian's interpreter: it sees python3-matplotlib
+
+# The plot needs matplotlib from Debian (only here, not in the test setup).
+if ! dpkg-query -W -f='${Status}' python3-matplotlib 2>/dev/null |
+    grep -q "install ok installed"; then
+  echo "bench: installing python3-matplotlib"
+  sudo=""
+  if [[ $(id -u) -ne 0 ]]; then sudo=sudo; fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+    --no-install-recommends python3-matplotlib >/dev/null
+fi
+
+if [[ ! -f $build/build.ninja ]]; then
+  cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
+    -DREMAT_BUILD_BENCHMARKS=ON \
+    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
+    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit
+fi
+ninja -C "$build" remat-bench-planner remat-bench-quality
+mkdir -p "$out"
+start=$(date +%s)
+
+# The machine, as the numbers depend on it (and on what else runs on it).
+{
+  echo "| | |"
+  echo "| --- | --- |"
+  echo "| date (UTC) | $(date -u '+%Y-%m-%d %H:%M') |"
+  echo "| commit | $(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD -- lib include benchmarks || echo ' (with uncommitted changes)') |"
+  echo "| CPU | $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//') |"
+  echo "| nproc | $(nproc) |"
+  echo "| memory | $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo) |"
+  echo "| load average at start | $(cut -d' ' -f1-3 /proc/loadavg) |"
+  echo "| compiler | $(c++ --version | head -1) |"
+  echo "| build | Release (-O3), $(basename "$build") |"
+} >"$out/machine.md"
+
+echo "bench: graph sizes"
+"$build/bin/remat-bench-planner" --graph-stats >"$out/graphs.md"
+
+echo "bench: planner speed (Google Benchmark)"
+"$build/bin/remat-bench-planner" --benchmark_out="$out/planner.json" \
+  --benchmark_out_format=json | tee "$out/planner.log"
+
+echo "bench: plan quality (optimal time limit ${optimal_limit} s)"
+"$build/bin/remat-bench-quality" --optimal-time-limit="$optimal_limit" \
+  --csv="$out/quality.csv" | tee "$out/quality.md"
+
+echo "bench: Pareto plots"
+"$python" "$root/scripts/plot_pareto.py" "$out/quality.csv" "$root/docs/img"
+
+echo "bench: load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" |
+  tee -a "$out/planner.log"
+echo "| load average at end | $(cut -d' ' -f1-3 /proc/loadavg) |" >>"$out/machine.md"
+echo "| bench.sh wall time | $(( $(date +%s) - start )) s |" >>"$out/machine.md"
+
+# Tables from the raw outputs, then the generated sections of the doc.
+"$python" - "$out" "$doc" "$optimal_limit" <<'PY'
+import csv
+import json
+import re
+import sys
+
+out, doc_path, optimal_limit = sys.argv[1], sys.argv[2], sys.argv[3]
+
+with open(out + "/planner.json") as handle:
+    runs = json.load(handle)["benchmarks"]
+medians = {}
+for run in runs:
+    if run.get("aggregate_name") != "median":
+        continue
+    graph, strategy = run["run_name"].split("/")[:2]
+    medians[(graph, strategy)] = run
+order = []
+for key in medians:
+    if key[0] not in order:
+        order.append(key[0])
+
+
+def ms(run, field):
+    scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[run["time_unit"]]
+    return run[field] * scale
+
+
+def fmt_ms(value):
+    return "%.1f" % value if value >= 10 else "%.2f" % value
+
+
+speed = ["| graph | ops | strategy | wall ms (median) | CPU ms (median) "
+         "| nodes/s (wall) | us/node (CPU) | peak RSS MiB |",
+         "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |"]
+for graph in order:
+    for strategy in ("save-all", "recompute-all", "min-cut", "budget"):
+        run = medians.get((graph, strategy))
+        if run is None:
+            continue
+        ops = run["ops"]
+        speed.append("| %s | %d | %s | %s | %s | %.0fk | %.2f | %.0f |" % (
+            graph, ops, strategy, fmt_ms(ms(run, "real_time")),
+            fmt_ms(ms(run, "cpu_time")), run["nodes/s"] / 1e3,
+            1e3 * ms(run, "cpu_time") / ops, run["peak_rss"] / 2**20))
+
+quality_rows = list(csv.DictReader(open(out + "/quality.csv")))
+
+
+def target_row(what, goal, run, limit_ms, memory=None):
+    if run is None:
+        return "| %s | %s | not measured | |" % (what, goal)
+    wall, cpu = ms(run, "real_time"), ms(run, "cpu_time")
+    verdict = []
+    for label, value in (("wall", wall), ("CPU", cpu)):
+        verdict.append("%s %s ms: %s" % (
+            label, fmt_ms(value),
+            "met" if value <= limit_ms else "missed by %.0f%%"
+            % (100 * (value / limit_ms - 1))))
+    if memory is not None:
+        rss = run["peak_rss"] / 2**30
+        verdict.append("peak RSS %.2f GiB: %s" % (
+            rss, "met" if rss <= memory else "missed"))
+    return "| %s | %s | %s |" % (what, goal, "; ".join(verdict))
+
+
+targets = ["| target | goal | measured (median) |", "| --- | --- | --- |"]
+targets.append(target_row("min-cut, Llama 32 layers", "<= 10 ms",
+                          medians.get(("llama7b-32L", "min-cut")), 10))
+targets.append(target_row("min-cut, Llama 80 layers (70B dims)", "<= 30 ms",
+                          medians.get(("llama70b-80L", "min-cut")), 30))
+targets.append(target_row("min-cut, 1M-op DAG", "<= 3 s within 4 GiB",
+                          medians.get(("dag-1M", "min-cut")), 3000, 4.0))
+per_node = []
+for graph in ("dag-10k", "dag-100k", "dag-1M"):
+    run = medians.get((graph, "min-cut"))
+    if run:
+        per_node.append("%s %.2f" % (graph, 1e3 * ms(run, "cpu_time")
+                                     / run["ops"]))
+if per_node:
+    targets.append("| min-cut cost per node, 10k to 1M | roughly flat | "
+                   "us/node (CPU): %s |" % ", ".join(per_node))
+resnet = [r for r in quality_rows if r["graph"] == "ResNet50"
+          and r["strategy"] == "budget" and abs(float(r["fraction"]) - 0.8)
+          < 1e-9]
+if resnet and resnet[0]["status"] == "ok":
+    tdi, seconds = 100 * float(resnet[0]["tdi"]), float(resnet[0]["seconds"])
+    targets.append("| budget, ResNet50 at 0.8 | <= 0.3%% overhead in <= 1 s "
+                   "| %.2f%% (%s) in %.3f s (%s) |" % (
+                       tdi, "met" if tdi <= 0.3 else "missed by %.2f points"
+                       % (tdi - 0.3), seconds,
+                       "met" if seconds <= 1 else "missed"))
+gaps, unfinished = [], 0
+by_key = {}
+for row in quality_rows:
+    by_key[(row["graph"], row["fraction"], row["strategy"])] = row
+for (graph, fraction, strategy), row in by_key.items():
+    if strategy != "optimal":
+        continue
+    if row["status"] != "ok":
+        unfinished += row["status"] == "timeout"
+        continue
+    budget = by_key.get((graph, fraction, "budget"))
+    if budget and budget["status"] == "ok":
+        gap = (1 + float(budget["tdi"])) / (1 + float(row["tdi"])) - 1
+        gaps.append((gap, graph, fraction))
+if gaps:
+    worst = max(gaps)
+    within = sum(1 for gap, _, _ in gaps if gap <= 0.01)
+    targets.append("| budget vs optimal where optimal finishes | within 1%% "
+                   "(relative) | %d of %d within 1%%; worst %.2f%% (%s at "
+                   "%s); optimal did not finish in %s s at %d budgets |" % (
+                       within, len(gaps), 100 * worst[0], worst[1], worst[2],
+                       optimal_limit, unfinished))
+
+quality = open(out + "/quality.md").read().strip()
+quality = re.sub(r"^### ", "#### ", quality, flags=re.M)
+sections = {
+    "machine": open(out + "/machine.md").read().strip(),
+    "graphs": open(out + "/graphs.md").read().strip(),
+    "speed": "\n".join(speed),
+    "targets": "\n".join(targets),
+    "quality": quality,
+}
+doc = open(doc_path).read()
+for name, body in sections.items():
+    pattern = re.compile(r"(<!-- BEGIN GENERATED %s -->\n).*?(<!-- END "
+                         r"GENERATED %s -->)" % (name, name), re.S)
+    if not pattern.search(doc):
+        sys.exit("bench.sh: %s has no generated section '%s'" % (doc_path,
+                                                                 name))
+    doc = pattern.sub(lambda m: m.group(1) + body + "\n" + m.group(2), doc)
+open(doc_path, "w").write(doc)
+print("bench: rewrote", doc_path)
+PY
