@@ -249,6 +249,28 @@ public:
   int numColumns() const { return static_cast<int>(columnLower_.size()); }
   int numRows() const { return static_cast<int>(rowLower_.size()); }
 
+  /// The largest amount by which `solution` misses a row, a bound or
+  /// integrality: tells a solver artefact from a modelling error.
+  double maxViolation(const double *solution) const {
+    double worst = 0;
+    for (int column = 0; column < numColumns(); ++column) {
+      worst = std::max(worst, columnLower_[column] - solution[column]);
+      worst = std::max(worst, solution[column] - columnUpper_[column]);
+    }
+    for (int column : integers_)
+      worst = std::max(
+          worst, std::abs(solution[column] - std::round(solution[column])));
+    for (int row = 0; row < numRows(); ++row) {
+      double activity = 0;
+      for (int e = 0; e < rowLengths_[row]; ++e)
+        activity += rowCoefficients_[rowStarts_[row] + e] *
+                    solution[rowColumns_[rowStarts_[row] + e]];
+      worst = std::max(worst, rowLower_[row] - activity);
+      worst = std::max(worst, activity - rowUpper_[row]);
+    }
+    return worst;
+  }
+
   void load(OsiClpSolverInterface &solver) const {
     // Built in one piece: appending rows one by one is quadratic in CoinUtils.
     CoinPackedMatrix matrix(/*colordered=*/false, numColumns(), numRows(),
@@ -351,6 +373,41 @@ Formulation formulate(const Problem &problem, int64_t budgetUnits,
     }
   }
 
+  // Dominance rows: a recomputation or a held value nobody reads later can
+  // be dropped without raising cost or memory, so some optimum has none.
+  // Requiring a later use removes those equivalent solutions from the search
+  // and tightens the LP.
+  auto laterUse = [&](int t, int v, int after) {
+    std::vector<std::pair<int, double>> terms;
+    for (int reader : problem.values[v].readers)
+      if (reader > after && reader <= t && evaluate(t, reader) != kNone)
+        terms.push_back({evaluate(t, reader), -1});
+    if (t + 1 < n && hold[t + 1][v] != kNone)
+      terms.push_back({hold[t + 1][v], -1});
+    return terms;
+  };
+  for (int t = 0; t < n; ++t) {
+    for (int i = 0; i < t; ++i) {
+      if (evaluate(t, i) == kNone)
+        continue;
+      std::vector<std::pair<int, double>> terms = {{evaluate(t, i), 1}};
+      for (int v : problem.resultsOf[i]) {
+        std::vector<std::pair<int, double>> uses = laterUse(t, v, i);
+        terms.insert(terms.end(), uses.begin(), uses.end());
+      }
+      milp.addRow(terms, -infinity, 0);
+    }
+    for (int v = 0; v < numValues; ++v) {
+      if (hold[t][v] == kNone || problem.values[v].isOutput)
+        continue;
+      std::vector<std::pair<int, double>> terms = {{hold[t][v], 1}};
+      std::vector<std::pair<int, double>> uses =
+          laterUse(t, v, problem.values[v].producer);
+      terms.insert(terms.end(), uses.begin(), uses.end());
+      milp.addRow(terms, -infinity, 0);
+    }
+  }
+
   for (int t = 0; t < n; ++t) {
     // An op reads the copy of each operand computed earlier in the stage or
     // held into it.
@@ -433,8 +490,9 @@ struct MilpOutcome {
   enum class Kind { Solved, Infeasible, NoSolutionInTime, SolverFailed } kind;
   bool provenOptimal = false;
   Schedule schedule;
-  double peakUnits = 0;     // the peak column, when minimising it
-  std::string solverStatus; // CBC's status codes, for SolverFailed
+  double peakUnits = 0;      // the peak column, when minimising it
+  std::string solverStatus;  // CBC's status codes, for SolverFailed
+  double modelViolation = 0; // how far the solution misses the MILP
 };
 
 MilpOutcome solveMilp(const Problem &problem, const Formulation &formulation,
@@ -503,6 +561,7 @@ MilpOutcome solveMilp(const Problem &problem, const Formulation &formulation,
   }
   outcome.kind = MilpOutcome::Kind::Solved;
   outcome.provenOptimal = !outOfTime && model.isProvenOptimal();
+  outcome.modelViolation = formulation.milp.maxViolation(solution);
   for (int t = 0; t < problem.size(); ++t)
     for (int i = 0; i <= t; ++i) {
       int column = formulation.evaluate[t][i];
@@ -582,7 +641,7 @@ void dropUnreadEvaluations(const Graph &graph, Schedule &schedule) {
 absl::StatusOr<OptimalSolution>
 finish(const Graph &graph, const Classification &phases,
        const CostModel &costModel, const Problem &problem, Schedule schedule,
-       int64_t budgetBytes, bool provenOptimal) {
+       int64_t budgetBytes, bool provenOptimal, double modelViolation = 0) {
   dropUnreadEvaluations(graph, schedule);
   double costUs = 0;
   for (OpId op : schedule.steps)
@@ -595,8 +654,10 @@ finish(const Graph &graph, const Classification &phases,
         "the MILP): ",
         simulation.status().message()));
   double tolerance = 1e-9 * std::max(1.0, std::abs(costUs));
-  // An incumbent of a search cut short by the time limit is not trusted.
-  if (!provenOptimal && simulation->peakBytes > budgetBytes)
+  // An incumbent of a search cut short by the time limit may not even
+  // satisfy the MILP; only one that does is held to the simulator.
+  if (!provenOptimal && modelViolation > 1e-6 &&
+      simulation->peakBytes > budgetBytes)
     return absl::DeadlineExceededError(absl::StrFormat(
         "`optimal` found no schedule within %d bytes it could verify before "
         "the time limit (%d ops to schedule); use the `budget` strategy, or "
@@ -735,7 +796,7 @@ absl::StatusOr<OptimalSolution> solveOptimal(const Graph &graph,
         "schedule found (OptimalOptions::acceptSuboptimal)",
         options.timeLimitSeconds, budgetBytes, tooLargeAdvice(problem)));
   return finish(graph, phases, costModel, problem, std::move(outcome.schedule),
-                budgetBytes, outcome.provenOptimal);
+                budgetBytes, outcome.provenOptimal, outcome.modelViolation);
 }
 
 } // namespace remat
