@@ -1,7 +1,7 @@
 //===- InitAllRemat.h - Register everything remat provides ------*- C++ -*-===//
 //
 // Part of remat. One call for a compiler that links remat: the dialect, the
-// external interface models on upstream ops and (later) the passes.
+// external interface models on upstream ops and the passes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +12,7 @@
 #include "remat/Conversion/Passes.h"
 #include "remat/Dialect/Remat/IR/RematDialect.h"
 #include "remat/Interfaces/ExternalModels.h"
+#include "remat/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 
@@ -22,10 +23,13 @@ inline void registerAllRematDialects(mlir::DialectRegistry &registry) {
   registerPlannerExternalModels(registry);
 }
 
-/// remat-autodiff (needs MLIRRematAutodiff) and the lowering passes (needs
-/// MLIRRematConversion).
+/// remat-autodiff (needs MLIRRematAutodiff), remat-plan, remat-partition,
+/// remat-report and remat-pipeline (needs MLIRRematTransforms) and the
+/// lowering passes (needs MLIRRematConversion).
 inline void registerAllRematPasses() {
   registerRematAutodiffPasses();
+  registerRematPasses();
+  registerRematPipelines();
   registerRematConversionPasses();
 }
 

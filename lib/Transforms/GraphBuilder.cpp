@@ -57,20 +57,21 @@ FailureOr<TensorType> tensorTypeOf(Type type, Location loc, StringRef what) {
   Type element = type;
   if (auto ranked = dyn_cast<RankedTensorType>(type)) {
     if (!ranked.hasStaticShape())
-      return emitError(loc) << what << " has type " << type
+      return emitError(loc) << "remat-plan: " << what << " has type " << type
                             << " with a dynamic shape; remat-plan needs "
                                "static shapes to size memory, so specialise "
                                "the shapes before planning";
     result.shape.assign(ranked.getShape().begin(), ranked.getShape().end());
     element = ranked.getElementType();
   } else if (isa<ShapedType>(type)) {
-    return emitError(loc) << what << " has type " << type
+    return emitError(loc) << "remat-plan: " << what << " has type " << type
                           << "; remat-plan plans ranked tensors on tensors "
                              "(run it before bufferization)";
   }
   std::optional<DType> dtype = dtypeOf(element);
   if (!dtype)
-    return emitError(loc) << what << " has element type " << element
+    return emitError(loc) << "remat-plan: " << what << " has element type "
+                          << element
                           << ", which remat-plan cannot size; supported: "
                              "f64, f32, f16, bf16, i64/index, i32, i8, i1";
   result.dtype = *dtype;
@@ -187,6 +188,14 @@ FailureOr<std::unique_ptr<ImportedGraph>> buildGraph(FunctionOpInterface func) {
             RematDialect::NameAttrHelper::getNameStr()))
       node.name = name.getValue().str();
     node.tags = tagsOf(&op);
+    // Imported graphs carry the phase and a profiled time themselves.
+    if (auto phase = op.getAttrOfType<StringAttr>(
+            RematDialect::PhaseAttrHelper::getNameStr()))
+      node.phase =
+          phase.getValue() == "backward" ? Phase::Backward : Phase::Forward;
+    if (auto time = op.getAttrOfType<FloatAttr>(
+            RematDialect::FixedTimeUsAttrHelper::getNameStr()))
+      node.fixedTimeUs = time.getValueAsDouble();
 
     llvm::SetVector<Value> reads(op.getOperands().begin(),
                                  op.getOperands().end());

@@ -208,6 +208,42 @@ LogicalResult BackwardBuilder::materialize(Value root) {
   return success();
 }
 
+/// The forward -> backward interface: the values the plan saves, plus the
+/// function outputs a derivation reads (the planner counts outputs as
+/// available in backward, since they live to the end of the step), in
+/// value-id order.
+FailureOr<std::vector<ValueId>> valuesPassedToBackward(
+    const ImportedGraph &imported, const RecordedPlan &plan,
+    Operation *terminator, llvm::function_ref<StringRef(unsigned)> role) {
+  std::vector<uint8_t> passed(imported.graph.numValues(), 0);
+  for (ValueId id : plan.savedValues())
+    passed[id] = 1;
+  llvm::DenseSet<Value> outputs;
+  for (auto [index, value] : llvm::enumerate(terminator->getOperands()))
+    if (role(index) == "output")
+      outputs.insert(value);
+  for (const std::optional<RecordedDecision> &decision : plan.decisions) {
+    if (!decision || !decision->derivation)
+      continue;
+    for (const std::string &name : decision->derivation->from) {
+      auto it = imported.valueByName.find(name);
+      if (it == imported.valueByName.end())
+        return terminator->emitError()
+               << "remat-partition: a derivation reads '" << name
+               << "', which is not a value of this function; re-run "
+                  "remat-plan";
+      Value value = imported.valueOf[it->second];
+      if (outputs.contains(value) && !isa<BlockArgument>(value))
+        passed[it->second] = 1;
+    }
+  }
+  std::vector<ValueId> result;
+  for (ValueId id = 0; id < static_cast<ValueId>(passed.size()); ++id)
+    if (passed[id])
+      result.push_back(id);
+  return result;
+}
+
 struct RematPartitionPass final
     : remat::impl::RematPartitionPassBase<RematPartitionPass> {
   using Base::Base;
@@ -245,13 +281,6 @@ LogicalResult RematPartitionPass::partition(func::FuncOp joint,
                                   "rename it";
 
   Builder attrBuilder(joint.getContext());
-  std::vector<ValueId> saved = plan.savedValues();
-  SmallVector<Attribute> savedNames;
-  for (ValueId id : saved)
-    savedNames.push_back(
-        attrBuilder.getStringAttr(imported.graph.value(id).name));
-  ArrayAttr savedAttr = attrBuilder.getArrayAttr(savedNames);
-
   Block &jointBlock = joint.getBody().front();
   Operation *terminator = jointBlock.getTerminator();
   auto resultRole = [&](unsigned index) {
@@ -264,6 +293,17 @@ LogicalResult RematPartitionPass::partition(func::FuncOp joint,
         index, RematDialect::RoleAttrHelper::getNameStr());
     return role && role.getValue() == "tangent";
   };
+
+  FailureOr<std::vector<ValueId>> savedOr =
+      valuesPassedToBackward(imported, plan, terminator, resultRole);
+  if (failed(savedOr))
+    return failure();
+  std::vector<ValueId> saved = std::move(*savedOr);
+  SmallVector<Attribute> savedNames;
+  for (ValueId id : saved)
+    savedNames.push_back(
+        attrBuilder.getStringAttr(imported.graph.value(id).name));
+  ArrayAttr savedAttr = attrBuilder.getArrayAttr(savedNames);
 
   OpBuilder builder(joint.getContext());
   builder.setInsertionPointAfter(joint);

@@ -90,7 +90,12 @@ def RematPartitionPass : Pass<"remat-partition", "::mlir::ModuleOp"> {
 
     Both functions carry `remat.stage = "forward"` / `"backward"` and
     `remat.saved_values`, the names of the saved values in the order they
-    are passed. The joint function is erased unless `keep-joint` is set
+    are passed. Besides the values the plan saves, that list holds the
+    function outputs a derivation reads (the planner counts outputs as
+    available in backward). Each recomputed value is cloned once, before its
+    first use, and reused by later uses; a gradient keeps its
+    `remat.grad_of`, shifted by the number of saved values so that it still
+    indexes the backward function's arguments. The joint function is erased unless `keep-joint` is set
     (it still carries the plan, for `remat-report`).
   }];
   let options = [

@@ -1,0 +1,79 @@
+// RUN: remat-opt %s -split-input-file -verify-diagnostics -remat-plan
+// RUN: not remat-opt %s -split-input-file -remat-plan=policy=save_only_these_names:e 2>&1 | FileCheck %s --check-prefix=CONTRADICTION
+
+// Errors of remat-plan that point at the IR; option errors are in
+// remat-plan.mlir.
+
+// expected-error @+1 {{remat-plan: 'forward_only' is a remat.graph = "forward" function; remat-plan needs the joint (forward + backward) form}}
+func.func @forward_only(%x: tensor<4xf32> {remat.role = "input"})
+    -> (tensor<4xf32> {remat.role = "output"})
+    attributes {remat.graph = "forward"} {
+  %y = remat.exp %x : tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{remat-plan: 'unmarked' marks argument roles but has no remat.graph attribute; add attributes {remat.graph = "joint"} to plan it}}
+func.func @unmarked(%x: tensor<4xf32> {remat.role = "input"},
+                    %dy: tensor<4xf32> {remat.role = "tangent"})
+    -> (tensor<4xf32> {remat.role = "grad"}) {
+  %d = remat.mul %dy, %x : tensor<4xf32>
+  return %d : tensor<4xf32>
+}
+
+// -----
+
+func.func @unknown_op(%x: tensor<4xf32> {remat.role = "input"},
+                      %dy: tensor<4xf32> {remat.role = "tangent"})
+    -> (tensor<4xf32> {remat.role = "output"},
+        tensor<4xf32> {remat.role = "grad"})
+    attributes {remat.graph = "joint"} {
+  %c = arith.constant dense<2.0> : tensor<4xf32>
+  // expected-error @+1 {{remat-plan cannot plan 'tensor.insert_slice': it does not implement PlannerOpInterface; wrap it in remat.opaque "<name>"(...) {flops = ..., compute_class = "..."} or attach an external model to it (lib/Interfaces/ExternalModels.cpp)}}
+  %y = tensor.insert_slice %x into %c[0] [4] [1] : tensor<4xf32> into tensor<4xf32>
+  %d = remat.mul %dy, %y : tensor<4xf32>
+  return %y, %d : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+func.func @dynamic_shape(%x: tensor<4xf32> {remat.role = "input"},
+                         %dy: tensor<4xf32> {remat.role = "tangent"})
+    -> (tensor<4xf32> {remat.role = "grad"})
+    attributes {remat.graph = "joint"} {
+  // expected-error @+1 {{remat-plan: result #0 of 'tensor.cast' has type 'tensor<?xf32>' with a dynamic shape; remat-plan needs static shapes to size memory, so specialise the shapes before planning}}
+  %dynamic = tensor.cast %x : tensor<4xf32> to tensor<?xf32>
+  %e = tensor.cast %dynamic : tensor<?xf32> to tensor<4xf32>
+  %d = remat.mul %dy, %e : tensor<4xf32>
+  return %d : tensor<4xf32>
+}
+
+// -----
+
+func.func @contradictory_tags(%x: tensor<4xf32> {remat.role = "input"},
+                              %dy: tensor<4xf32> {remat.role = "tangent"})
+    -> (tensor<4xf32> {remat.role = "output"},
+        tensor<4xf32> {remat.role = "grad"})
+    attributes {remat.graph = "joint"} {
+  // expected-error @+1 {{contradictory tags: 'remat.never_recompute' forbids recomputation but 'remat.must_recompute' requires it; remove one of them}}
+  %e = remat.exp %x {remat.never_recompute, remat.must_recompute} : tensor<4xf32>
+  %d = remat.mul %dy, %e : tensor<4xf32>
+  return %e, %d : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// A tag and a name policy that contradict each other: the core names both.
+// CONTRADICTION: error: remat-plan: cannot plan 'tag_against_policy' with strategy=min-cut: checkpoint policy save_only_these_names:e saves 'e', but its producer op pointwise e is tagged must_recompute; drop the tag or the name from the policy
+func.func @tag_against_policy(%x: tensor<4xf32> {remat.role = "input"},
+                              %dy: tensor<4xf32> {remat.role = "tangent"})
+    -> (tensor<4xf32> {remat.role = "output"},
+        tensor<4xf32> {remat.role = "grad"})
+    attributes {remat.graph = "joint"} {
+  %e = remat.exp %x {remat.name = "e", remat.must_recompute} : tensor<4xf32>
+  %y = remat.exp %e {remat.name = "y"} : tensor<4xf32>
+  %d1 = remat.mul %dy, %y : tensor<4xf32>
+  %d2 = remat.mul %d1, %e : tensor<4xf32>
+  return %y, %d2 : tensor<4xf32>, tensor<4xf32>
+}
