@@ -15,6 +15,9 @@ packages=(
   cmake ninja-build g++ pkg-config python3
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools lld-22 clang-22
   libabsl-dev libgtest-dev libgmock-dev libbenchmark-dev coinor-libcbc-dev
+  # PyTorch 1.13 (AOTAutograd, min-cut partitioner) for python/remat_torch and
+  # its tests; Debian's interpreter /usr/bin/python3 sees these.
+  python3-torch python3-torchvision python3-networkx
 )
 
 missing=()

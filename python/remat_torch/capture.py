@@ -1,0 +1,100 @@
+"""Capture AOTAutograd's joint forward+backward graph.
+
+The partition function AOTAutograd calls receives the joint graph before it
+is split; we keep it (and, when asked, also run a real partitioner on it so
+the comparison sees PyTorch's decisions on the very same graph). The import
+paths moved between PyTorch 1.13 (functorch.compile) and 2.x
+(torch._functorch); both are tried.
+"""
+
+import inspect
+
+import torch
+
+
+def _aot_api():
+    try:
+        from functorch.compile import aot_function, aot_module, default_partition
+        from functorch.compile import min_cut_rematerialization_partition
+    except ImportError:  # PyTorch 2.x without the functorch shim
+        from torch._functorch.aot_autograd import aot_function, aot_module
+        from torch._functorch.partitioners import (
+            default_partition,
+            min_cut_rematerialization_partition,
+        )
+    return aot_function, aot_module, default_partition, min_cut_rematerialization_partition
+
+
+def _boxed(gm):
+    """A compiler that runs the graph module unchanged (boxed calling
+    convention where this PyTorch has it, to avoid its warning)."""
+    try:
+        from functorch.compile import make_boxed_func
+    except ImportError:  # pragma: no cover - 2.x layout
+        from torch._functorch.aot_autograd import make_boxed_func
+    return make_boxed_func(gm.forward)
+
+
+class JointCapture:
+    """What one trace produced: the joint graph and, optionally, the
+    forward/backward graphs of a partitioner run on it."""
+
+    def __init__(self):
+        self.joint = None
+        self.num_fwd_outputs = None
+        self.partition_seconds = None
+        self.forward = None
+        self.backward = None
+
+
+def capture_joint(fn_or_module, example_inputs, partitioner=None):
+    """Traces `fn_or_module(*example_inputs)` and its backward.
+
+    `partitioner` is None (capture only, split with the default partition)
+    or "min_cut" (also run PyTorch's min_cut_rematerialization_partition,
+    timed). Returns a JointCapture; `num_params` primals come first when a
+    module is traced.
+    """
+    aot_function, aot_module, default_partition, min_cut = _aot_api()
+    capture = JointCapture()
+
+    def partition(joint_module, joint_inputs, **kwargs):
+        import copy
+        import time
+
+        # The partitioners may rewrite the graph they get; keep a copy, with
+        # the shape metadata deepcopy drops in 1.13.
+        capture.joint = copy.deepcopy(joint_module)
+        for original, copied in zip(joint_module.graph.nodes,
+                                    capture.joint.graph.nodes):
+            copied.meta = dict(original.meta)
+        capture.num_fwd_outputs = kwargs.get("num_fwd_outputs")
+        chosen = default_partition
+        if partitioner == "min_cut":
+            chosen = min_cut
+        params = inspect.signature(chosen).parameters
+        call_kwargs = {k: v for k, v in kwargs.items() if k in params}
+        start = time.perf_counter()
+        fw, bw = chosen(joint_module, joint_inputs, **call_kwargs)
+        if partitioner is not None:
+            capture.partition_seconds = time.perf_counter() - start
+            capture.forward, capture.backward = fw, bw
+        return fw, bw
+
+    compiler = lambda gm, _inputs: _boxed(gm)
+    if isinstance(fn_or_module, torch.nn.Module):
+        compiled = aot_module(fn_or_module, fw_compiler=compiler,
+                              bw_compiler=compiler, partition_fn=partition)
+    else:
+        compiled = aot_function(fn_or_module, fw_compiler=compiler,
+                                bw_compiler=compiler, partition_fn=partition)
+    inputs = [x.detach().requires_grad_(x.is_floating_point())
+              if isinstance(x, torch.Tensor) else x for x in example_inputs]
+    out = compiled(*inputs)
+    # The joint graph is built on the first call (forward), already.
+    del out
+    if capture.joint is None:
+        raise RuntimeError("AOTAutograd did not call the partition function; "
+                           "does the function produce any output that "
+                           "requires grad?")
+    return capture

@@ -1,0 +1,131 @@
+"""Export a model's joint training graph as remat `.mlir`.
+
+    PYTHONPATH=python /usr/bin/python3 -m remat_torch.export \\
+        mypackage.models:build --input-shape 8,32 -o joint.mlir
+    PYTHONPATH=python /usr/bin/python3 -m remat_torch.export llama \\
+        --layers 2 --dim 256 -o llama.mlir
+
+MODEL is a built-in name (see remat_torch/models.py) or MODULE:FACTORY, a
+function returning an nn.Module, a function, or a (module, example_inputs)
+pair. Example inputs are random tensors of the --input-shape shapes (one
+flag per input) unless the factory returns them.
+"""
+
+import argparse
+import importlib
+import os
+import shutil
+import sys
+import warnings
+
+import torch
+
+from remat_torch.joint import ExportError, export_joint
+from remat_torch.models import MODELS
+
+_DTYPES = {"float32": torch.float32, "float16": torch.float16,
+           "bfloat16": torch.bfloat16, "float64": torch.float64,
+           "int64": torch.int64}
+
+
+def add_model_arguments(parser):
+    parser.add_argument("model", help="built-in model (" + ", ".join(MODELS) +
+                        ") or MODULE:FACTORY")
+    parser.add_argument("--input-shape", action="append", default=[],
+                        metavar="D0,D1,...",
+                        help="shape of one example input (repeat per input)")
+    parser.add_argument("--dtype", default="float32", choices=sorted(_DTYPES),
+                        help="dtype of the example inputs")
+    for size in ("layers", "dim", "heads", "hidden", "seq", "batch",
+                 "channels", "size", "depth"):
+        parser.add_argument(f"--{size}", type=int,
+                            help=f"built-in models: {size}")
+    parser.add_argument("--remat-opt", help="remat-opt binary (default: "
+                        "build/bin/remat-opt, then PATH)")
+    parser.add_argument("--check-saved-bytes", action="store_true",
+                        help="compare: fail if remat saves more bytes")
+
+
+def build_model(args, parser):
+    """(module or function, example inputs) from the command line."""
+    if args.model in MODELS:
+        sizes = {k: getattr(args, k) for k in ("layers", "dim", "heads", "hidden",
+                                                "seq", "batch", "channels",
+                                                "size", "depth")
+                 if getattr(args, k) is not None}
+        try:
+            return MODELS[args.model](**sizes)
+        except TypeError as error:
+            parser.error(f"model '{args.model}' does not take these sizes: {error}")
+    if ":" not in args.model:
+        parser.error(f"'{args.model}' is neither a built-in model ("
+                     f"{', '.join(MODELS)}) nor MODULE:FACTORY")
+    module_name, factory_name = args.model.split(":", 1)
+    try:
+        factory = getattr(importlib.import_module(module_name), factory_name)
+    except (ImportError, AttributeError) as error:
+        parser.error(f"cannot load {args.model}: {error}")
+    made = factory()
+    if isinstance(made, tuple) and len(made) == 2:
+        return made
+    if not args.input_shape:
+        parser.error(f"{args.model} returns no example inputs: give "
+                     "--input-shape D0,D1,... once per input")
+    dtype = _DTYPES[args.dtype]
+    inputs = []
+    for text in args.input_shape:
+        try:
+            shape = [int(d) for d in text.split(",") if d.strip()]
+        except ValueError:
+            parser.error(f"--input-shape {text}: expected integers "
+                         "separated by commas, e.g. 8,32")
+        inputs.append(torch.randint(0, 2, shape) if dtype == torch.int64
+                      else torch.randn(shape, dtype=dtype))
+    return made, tuple(inputs)
+
+
+def find_remat_opt(explicit, parser):
+    if explicit:
+        return explicit
+    here = os.path.dirname(os.path.abspath(__file__))
+    candidate = os.path.join(here, "..", "..", "build", "bin", "remat-opt")
+    if os.path.exists(candidate):
+        return os.path.normpath(candidate)
+    found = shutil.which("remat-opt")
+    if not found:
+        parser.error("remat-opt not found: build it (scripts/setup.sh) or "
+                     "pass --remat-opt PATH")
+    return found
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="python3 -m remat_torch.export",
+        description="Export the AOTAutograd joint graph of a model as remat "
+                    ".mlir (remat.graph = \"joint\").")
+    add_model_arguments(parser)
+    parser.add_argument("-o", "--output", default="-",
+                        help="output .mlir file, or - for stdout")
+    parser.add_argument("--function-name", default="joint")
+    args = parser.parse_args(argv)
+    module, inputs = build_model(args, parser)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            exported = export_joint(module, inputs, function_name=args.function_name)
+        except ExportError as error:
+            print(f"remat_torch.export: error: {error}", file=sys.stderr)
+            return 1
+    for warning in caught:
+        if "remat_torch" in str(warning.message):
+            print(f"remat_torch.export: warning: {warning.message}", file=sys.stderr)
+    if args.output == "-":
+        sys.stdout.write(exported.mlir)
+    else:
+        with open(args.output, "w") as f:
+            f.write(exported.mlir)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,342 @@
+"""Turn AOTAutograd's joint graph into remat's joint form (`.mlir` text).
+
+Every FX node becomes one op, printed in MLIR's generic form (which
+remat-opt parses for every op and verifies), with `remat.name` = the FX node
+name so that decisions can be matched back to PyTorch's graph. ATen ops whose
+semantics match a typed remat op become that op (ops.py has the table);
+anything else becomes `remat.opaque` with a FLOP estimate and a compute
+class, and a warning lists the ATen ops that had no entry at all.
+"""
+
+import sys
+import warnings
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional
+
+import torch
+import torch.fx
+
+from remat_torch import ops as op_table
+from remat_torch.capture import capture_joint
+
+
+class ExportError(Exception):
+    """The graph cannot be exported; the message names the node and why."""
+
+
+_DTYPES = {
+    torch.float64: "f64",
+    torch.float32: "f32",
+    torch.float16: "f16",
+    torch.bfloat16: "bf16",
+    torch.int64: "i64",
+    torch.int32: "i32",
+    torch.int8: "i8",
+    torch.uint8: "i8",
+    torch.bool: "i1",
+}
+
+
+def _meta_of(node):
+    """(shape, dtype) per result of a node, None for a None result. Reads
+    `val` (FakeTensor, PyTorch 2.x) or `tensor_meta` (1.13)."""
+    meta = node.meta.get("val", None)
+    if meta is None:
+        meta = node.meta.get("tensor_meta", None)
+    if meta is None:
+        return None
+
+    def one(m):
+        if m is None:
+            return None
+        shape = getattr(m, "shape", None)
+        dtype = getattr(m, "dtype", None)
+        if shape is None or dtype is None:
+            return None
+        return (tuple(int(d) for d in shape), dtype)
+
+    # TensorMetadata is itself a NamedTuple: test for a shape first.
+    if isinstance(meta, (tuple, list)) and not hasattr(meta, "shape"):
+        return [one(m) for m in meta]
+    return one(meta)
+
+
+def _meta_from_getitems(node):
+    """PyTorch 1.13 records no metadata on multi-result nodes; their getitem
+    users have it. Results nobody reads are dead and become None."""
+    import operator
+
+    users = list(node.users)
+    if not users or any(u.target is not operator.getitem for u in users):
+        return None
+    indices = {u.args[1]: _meta_of(u) for u in users}
+    if any(not isinstance(i, int) or m is None or isinstance(m, list)
+           for i, m in indices.items()):
+        return None
+    return [indices.get(i) for i in range(max(indices) + 1)]
+
+
+def tensor_type(shape, dtype, where):
+    if dtype not in _DTYPES:
+        raise ExportError(f"{where}: dtype {dtype} has no remat equivalent "
+                          f"(supported: {', '.join(str(d) for d in _DTYPES)})")
+    dims = "x".join(str(d) for d in shape)
+    return f"tensor<{dims + 'x' if dims else ''}{_DTYPES[dtype]}>"
+
+
+def type_bytes(shape, dtype):
+    n = 1
+    for d in shape:
+        n *= d
+    size = 1 if dtype in (torch.bool, torch.int8, torch.uint8) else \
+        torch.empty((), dtype=dtype).element_size()
+    return n * size
+
+
+def _string(text):
+    return '"' + str(text).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def format_f64(value):
+    return f"{float(value):.6e} : f64"
+
+
+@dataclass
+class Value:
+    """An SSA value in the emitted function."""
+    ssa: str
+    shape: tuple
+    dtype: torch.dtype
+
+    @property
+    def type(self):
+        return tensor_type(self.shape, self.dtype, self.ssa)
+
+
+@dataclass
+class JointExport:
+    """The result of an export: the .mlir text and what a comparison needs."""
+    mlir: str
+    function: str
+    joint: torch.fx.GraphModule
+    unmapped: List[str] = field(default_factory=list)
+    # FX node name -> remat.name of the value it became (identical today;
+    # kept so callers do not depend on that).
+    value_names: Dict[str, str] = field(default_factory=dict)
+    capture: object = None
+    num_fwd_outputs: int = 0
+    param_count: int = 0
+    # Argument value name (loc) -> joint placeholder name.
+    argument_labels: Dict[str, str] = field(default_factory=dict)
+
+
+class Emitter:
+    def __init__(self, function_name):
+        self.function_name = function_name
+        self.lines: List[str] = []
+        self.counter = 0
+        self.values: Dict[str, object] = {}  # fx node name -> Value or list
+        self.unmapped: Dict[str, int] = {}
+        self.argument_labels: Dict[str, str] = {}  # value name -> placeholder
+
+    def fresh(self):
+        self.counter += 1
+        return f"%v{self.counter}"
+
+    def emit(self, name, operands, results, inherent=None, discardable=None):
+        """Emits one op in generic form; `results` is a list of (shape,
+        dtype); returns the list of result Values."""
+        ssa = self.fresh()
+        if len(results) == 1:
+            result_values = [Value(ssa, *results[0])]
+            lhs = ssa
+        else:
+            result_values = [Value(f"{ssa}#{i}", *r) for i, r in enumerate(results)]
+            lhs = f"{ssa}:{len(results)}"
+        props = ""
+        if inherent:
+            # A None value is a unit attribute, written as its bare name.
+            props = " <{" + ", ".join(k if v is None else f"{k} = {v}"
+                                      for k, v in inherent.items()) + "}>"
+        attrs = ""
+        if discardable:
+            attrs = " {" + ", ".join(f"{k} = {v}" for k, v in discardable.items()) + "}"
+        operand_types = ", ".join(v.type for v in operands)
+        result_types = ", ".join(v.type for v in result_values)
+        if len(result_values) != 1:
+            result_types = f"({result_types})"
+        prefix = f"{lhs} = " if result_values else ""
+        self.lines.append(
+            f"    {prefix}\"{name}\"({', '.join(v.ssa for v in operands)}){props}{attrs}"
+            f" : ({operand_types}) -> {result_types if result_values else '()'}")
+        return result_values
+
+
+def _flat_nodes(args):
+    out = []
+    for a in args:
+        if isinstance(a, torch.fx.Node):
+            out.append(a)
+        elif isinstance(a, (list, tuple)):
+            out.extend(_flat_nodes(a))
+        elif isinstance(a, dict):
+            out.extend(_flat_nodes(list(a.values())))
+    return out
+
+
+def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
+                  primal_names: Optional[List[str]] = None,
+                  param_count=0, num_fwd_outputs=None):
+    """Converts a joint FX graph (placeholders primals_*/tangents_*, one
+    output list: forward outputs then one gradient per primal) to MLIR."""
+    graph = joint.graph
+    placeholders = [n for n in graph.nodes if n.op == "placeholder"]
+    primals = [n for n in placeholders if not n.name.startswith("tangents")]
+    if not any(n.name.startswith("tangents") for n in placeholders):
+        raise ExportError("the joint graph has no tangents_* placeholder: "
+                          "trace a function whose output requires grad")
+    emitter = Emitter(function_name)
+    arguments = []
+    for index, node in enumerate(placeholders):
+        meta = _meta_of(node)
+        if meta is None or isinstance(meta, list):
+            raise ExportError(f"placeholder '{node.name}' has no tensor shape "
+                              "metadata; export tensors only (shapes must be "
+                              "static)")
+        shape, dtype = meta
+        if node.name.startswith("tangents"):
+            role, label = "tangent", node.name
+        else:
+            primal_index = primals.index(node)
+            role = "param" if primal_index < param_count else "input"
+            label = (primal_names[primal_index]
+                     if primal_names and primal_index < len(primal_names)
+                     else node.name)
+        emitter.argument_labels[label] = node.name
+        value = Value(f"%arg{index}", shape, dtype)
+        emitter.values[node.name] = value
+        arguments.append(f"{value.ssa}: {value.type} {{remat.role = \"{role}\"}}"
+                         f" loc({_string(label)})")
+
+    output_node = None
+    for node in graph.nodes:
+        if node.op == "placeholder":
+            continue
+        if node.op == "output":
+            output_node = node
+            continue
+        if node.op == "get_attr":
+            raise ExportError(f"node '{node.name}' reads module attribute "
+                              f"'{node.target}' (a constant tensor); constants "
+                              "are not exported yet: pass it as an input")
+        if node.op != "call_function":
+            raise ExportError(f"node '{node.name}' is a {node.op}; the joint "
+                              "graph should hold call_function nodes only")
+        if node.target is __import__("operator").getitem:
+            source, index = node.args
+            produced = emitter.values.get(source.name)
+            if not isinstance(produced, list) or produced[index] is None:
+                raise ExportError(f"node '{node.name}' takes result {index} of "
+                                  f"'{source.name}', which has no tensor there")
+            emitter.values[node.name] = produced[index]
+            continue
+        meta = _meta_of(node)
+        where = f"node '{node.name}' ({node.target})"
+        if meta is None:
+            meta = _meta_from_getitems(node)
+        if meta is None:
+            raise ExportError(f"{where} has unknown output shapes (no "
+                              "tensor_meta/val metadata); remat needs static "
+                              "shapes: trace with concrete example inputs")
+        results = meta if isinstance(meta, list) else [meta]
+        if any(r is not None and r[1] not in _DTYPES for r in results):
+            raise ExportError(f"{where}: result dtype has no remat equivalent")
+        op_table.lower_node(emitter, node, results, where)
+
+    if output_node is None:
+        raise ExportError("the joint graph has no output node")
+    outputs = list(output_node.args[0])
+    if num_fwd_outputs is None:
+        num_fwd_outputs = len(outputs) - len(primals)
+    returned, result_attrs = [], []
+    for position, out in enumerate(outputs):
+        if out is None:
+            continue
+        if not isinstance(out, torch.fx.Node):
+            raise ExportError(f"joint output #{position} is {out!r}, not a tensor")
+        value = emitter.values[out.name]
+        if position < num_fwd_outputs:
+            attrs = '{remat.role = "output"}'
+        else:
+            grad_of = position - num_fwd_outputs
+            attrs = f'{{remat.grad_of = {grad_of} : i64, remat.role = "grad"}}'
+        returned.append(value)
+        result_attrs.append(f"{value.type} {attrs}")
+
+    header = (f"  func.func @{function_name}({', '.join(arguments)}) -> "
+              f"({', '.join(result_attrs)}) attributes {{remat.graph = \"joint\"}} {{")
+    body = "\n".join(emitter.lines)
+    ret = (f"    func.return {', '.join(v.ssa for v in returned)} : "
+           f"{', '.join(v.type for v in returned)}")
+    text = "module {\n" + header + "\n" + body + "\n" + ret + "\n  }\n}\n"
+    graph_to_mlir.last_argument_labels = dict(emitter.argument_labels)
+    return text, sorted(emitter.unmapped)
+
+
+def _named_tensors(module):
+    """Parameters then buffers, shared ones repeated, in the order
+    aot_module passes them as primals."""
+    def collect(method):
+        try:
+            return list(method(remove_duplicate=False))
+        except TypeError:  # PyTorch 1.13 has no remove_duplicate
+            out = []
+            for prefix, sub in module.named_modules(remove_duplicate=False):
+                own = (sub._parameters if method == module.named_parameters
+                       else sub._buffers)
+                for name, tensor in own.items():
+                    if tensor is not None:
+                        out.append((prefix + "." + name if prefix else name, tensor))
+            return out
+    return collect(module.named_parameters) + collect(module.named_buffers)
+
+
+def export_joint(fn_or_module, example_inputs, *, function_name="joint",
+                 partitioner=None, warn=True) -> JointExport:
+    """Traces and exports; also returns the joint FX graph (and PyTorch's
+    partition of it when `partitioner="min_cut"`)."""
+    if isinstance(example_inputs, torch.Tensor):
+        example_inputs = (example_inputs,)
+    capture = capture_joint(fn_or_module, list(example_inputs), partitioner)
+    primal_names, param_count = None, 0
+    if isinstance(fn_or_module, torch.nn.Module):
+        named = _named_tensors(fn_or_module)
+        param_count = len(named)
+        primal_names = [name for name, _ in named] + \
+            [f"input{i}" for i in range(len(example_inputs))]
+    else:
+        primal_names = [f"input{i}" for i in range(len(example_inputs))]
+    text, unmapped = graph_to_mlir(capture.joint, function_name=function_name,
+                                   primal_names=primal_names,
+                                   param_count=param_count,
+                                   num_fwd_outputs=capture.num_fwd_outputs)
+    if unmapped and warn:
+        warnings.warn("remat_torch: ATen ops without a mapping, exported as "
+                      "remat.opaque with estimated costs: " + ", ".join(unmapped))
+    names = {n.name: n.name for n in capture.joint.graph.nodes
+             if n.op == "call_function"}
+    num_primals = sum(1 for n in capture.joint.graph.nodes
+                      if n.op == "placeholder" and not n.name.startswith("tangents"))
+    outputs = next(n for n in capture.joint.graph.nodes if n.op == "output").args[0]
+    num_fwd_outputs = (capture.num_fwd_outputs if capture.num_fwd_outputs is not None
+                       else len(outputs) - num_primals)
+    return JointExport(text, function_name, capture.joint, unmapped, names,
+                       capture, num_fwd_outputs, param_count,
+                       graph_to_mlir.last_argument_labels)
+
+
+def export_joint_graph(fn_or_module, example_inputs, function_name="joint") -> str:
+    """The joint (forward + backward) graph of `fn_or_module` on
+    `example_inputs`, as remat `.mlir` text."""
+    return export_joint(fn_or_module, example_inputs,
+                        function_name=function_name).mlir

@@ -1,0 +1,321 @@
+"""ATen -> remat op mapping.
+
+`lower_node` emits the remat op(s) for one FX node. A typed op is used only
+when its semantics match exactly (the remat verifier checks shapes and
+types); otherwise the node becomes `remat.opaque "aten.<op>"` with a FLOP
+estimate and a compute class, so the planner still sees its cost. The table
+in docs/Importers.md mirrors TYPED and CLASSES below.
+"""
+
+import math
+
+import torch
+import torch.fx
+
+# ATen op (overload packet name) -> remat unary op, for ops taking one tensor.
+UNARY = {
+    "relu": "remat.relu", "exp": "remat.exp", "log": "remat.log",
+    "neg": "remat.neg", "tanh": "remat.tanh", "sigmoid": "remat.sigmoid",
+    "sqrt": "remat.sqrt", "rsqrt": "remat.rsqrt", "silu": "remat.silu",
+}
+BINARY = {"add": "remat.add", "sub": "remat.sub", "mul": "remat.mul",
+          "div": "remat.div"}
+VIEW_RESHAPE = {"view", "_unsafe_view", "_reshape_alias", "reshape",
+                "unsqueeze", "squeeze", "flatten", "alias"}
+
+# Compute class and FLOPs-per-output-element of ATen ops that stay opaque
+# (or that the typed path declined); unknown ops are `other`, 1 FLOP/element.
+CLASSES = {
+    "convolution": "conv", "convolution_backward": "conv",
+    "mm": "matmul", "bmm": "matmul", "addmm": "matmul", "baddbmm": "matmul",
+    "native_layer_norm": "normalization",
+    "native_layer_norm_backward": "normalization",
+    "native_batch_norm": "normalization",
+    "native_batch_norm_backward": "normalization",
+    "_native_batch_norm_legit_functional": "normalization",
+    "_softmax": "normalization", "_softmax_backward_data": "normalization",
+    "_log_softmax": "normalization", "_log_softmax_backward_data": "normalization",
+    "sum": "reduction", "mean": "reduction", "amax": "reduction",
+    "var": "reduction", "var_mean": "reduction", "max": "reduction",
+    "nll_loss_forward": "reduction", "nll_loss_backward": "pointwise",
+    "max_pool2d_with_indices": "reduction",
+    "max_pool2d_with_indices_backward": "pointwise",
+    "avg_pool2d": "reduction", "avg_pool2d_backward": "pointwise",
+    "_adaptive_avg_pool2d": "reduction",
+    "_adaptive_avg_pool2d_backward": "pointwise",
+    "embedding": "pointwise", "embedding_dense_backward": "pointwise",
+    "native_dropout": "random", "native_dropout_backward": "pointwise",
+    "bernoulli": "random", "rand": "random", "rand_like": "random",
+    "randn": "random", "randn_like": "random",
+    "expand": "view", "permute": "view", "t": "view", "transpose": "view",
+    "slice": "view", "select": "view", "view": "view", "_unsafe_view": "view",
+    "unsqueeze": "view", "squeeze": "view", "alias": "view",
+    "clone": "pointwise", "_to_copy": "pointwise", "cat": "pointwise",
+    "threshold_backward": "pointwise", "gelu_backward": "pointwise",
+    "tanh_backward": "pointwise", "sigmoid_backward": "pointwise",
+    "silu_backward": "pointwise", "where": "pointwise", "pow": "pointwise",
+    "gelu": "pointwise", "sqrt": "pointwise", "rsqrt": "pointwise",
+    "relu": "pointwise", "exp": "pointwise", "log": "pointwise",
+    "neg": "pointwise", "tanh": "pointwise", "sigmoid": "pointwise",
+    "silu": "pointwise", "add": "pointwise", "sub": "pointwise",
+    "mul": "pointwise", "div": "pointwise", "le": "pointwise",
+    "lt": "pointwise", "gt": "pointwise", "ge": "pointwise", "eq": "pointwise",
+    "ne": "pointwise", "zeros_like": "pointwise", "ones_like": "pointwise",
+    "full": "pointwise", "zeros": "pointwise", "scalar_tensor": "pointwise",
+    "new_zeros": "pointwise", "fill": "pointwise", "copy": "pointwise",
+    "detach": "view", "empty_like": "pointwise", "cos": "pointwise",
+    "sin": "pointwise", "abs": "pointwise", "sign": "pointwise",
+    "reciprocal": "pointwise", "minimum": "pointwise", "maximum": "pointwise",
+    "clamp": "pointwise", "masked_fill": "pointwise", "index_select": "pointwise",
+    "gather": "pointwise", "scatter_add": "pointwise", "split": "pointwise",
+    "split_with_sizes": "pointwise",
+}
+FLOPS_PER_ELEMENT = {"normalization": 5, "pointwise": 1, "random": 2,
+                     "view": 0, "reduction": 0, "other": 1}
+
+
+def _numel(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def packet(node):
+    """`aten.mm.default` -> `mm`."""
+    target = node.target
+    overload = getattr(target, "overloadpacket", None)
+    if overload is not None:
+        return overload.__name__
+    return getattr(target, "__name__", str(target))
+
+
+def estimate_flops(node, name, results, operands):
+    out = sum(_numel(r[0]) for r in results if r is not None)
+    if name in ("mm", "addmm"):
+        a, b = operands[-2], operands[-1]
+        return 2.0 * a.shape[0] * a.shape[1] * b.shape[1]
+    if name in ("bmm", "baddbmm"):
+        a, b = operands[-2], operands[-1]
+        return 2.0 * a.shape[0] * a.shape[1] * a.shape[2] * b.shape[2]
+    if name == "convolution":
+        weight = operands[1]
+        groups = node.args[8] if len(node.args) > 8 else 1
+        per_output = 2.0 * _numel(weight.shape[1:])
+        del groups  # weight.shape[1] is already in_channels / groups
+        return per_output * _numel(results[0][0])
+    if name == "convolution_backward":
+        # grad_input and grad_weight each cost about one forward convolution.
+        grad_out, weight = operands[0], operands[2]
+        return 2 * 2.0 * _numel(weight.shape[1:]) * _numel(grad_out.shape)
+    klass = CLASSES.get(name, "other")
+    if klass == "reduction":
+        return float(sum(_numel(v.shape) for v in operands[:1]))
+    return float(FLOPS_PER_ELEMENT.get(klass, 1) * out)
+
+
+def _name_attr(node):
+    return {"remat.name": '"' + node.name + '"'}
+
+
+def _dims(values):
+    return "array<i64" + ("" if not values else ": " + ", ".join(str(int(v)) for v in values)) + ">"
+
+
+def _broadcast_to(emitter, value, shape, node):
+    """Numpy-style broadcast view of `value` to `shape` (no-op if equal)."""
+    if tuple(value.shape) == tuple(shape):
+        return value
+    if len(value.shape) > len(shape):
+        return None
+    for have, want in zip(reversed(value.shape), reversed(shape)):
+        if have != 1 and have != want:
+            return None
+    return emitter.emit("remat.broadcast", [value], [(tuple(shape), value.dtype)],
+                        discardable={"remat.name": f'"{node.name}.broadcast"'})[0]
+
+
+def _typed(emitter, node, name, results, where):
+    """Emits a typed op and returns its values, or None to fall back."""
+    from remat_torch.joint import format_f64
+
+    if len(results) != 1 or results[0] is None:
+        return None
+    shape, dtype = results[0]
+    is_float = dtype in (torch.float32, torch.float16, torch.bfloat16, torch.float64)
+    args = node.args
+    vals = emitter.values
+
+    def val(a):
+        return vals.get(a.name) if isinstance(a, torch.fx.Node) else None
+
+    def one(op, operands, inherent=None):
+        return emitter.emit(op, operands, [results[0]], inherent, _name_attr(node))
+
+    if name in UNARY and len(args) == 1 and is_float:
+        x = val(args[0])
+        if x is not None and x.shape == shape and x.dtype == dtype:
+            return one(UNARY[name], [x])
+    if name == "gelu" and is_float:
+        x = val(args[0])
+        approximate = node.kwargs.get("approximate", args[1] if len(args) > 1 else "none")
+        if x is not None and x.shape == shape and approximate in ("none", "tanh"):
+            return one("remat.gelu", [x], {"approximate": f'"{approximate}"'})
+    if name in BINARY and is_float and len(args) == 2 and \
+            node.kwargs.get("alpha", 1) == 1:
+        a, b = args
+        if isinstance(a, torch.fx.Node) and isinstance(b, torch.fx.Node):
+            x, y = val(a), val(b)
+            if x is None or y is None or x.dtype != dtype or y.dtype != dtype:
+                return None
+            x = _broadcast_to(emitter, x, shape, node)
+            y = _broadcast_to(emitter, y, shape, node)
+            if x is None or y is None:
+                return None
+            return one(BINARY[name], [x, y])
+        if isinstance(a, torch.fx.Node) and isinstance(b, (int, float)):
+            x = val(a)
+            if x is None or x.shape != shape or x.dtype != dtype:
+                return None
+            if name == "add":
+                return one("remat.add_scalar", [x], {"scalar": format_f64(b)})
+            if name == "sub":
+                return one("remat.add_scalar", [x], {"scalar": format_f64(-b)})
+            if name == "mul":
+                return one("remat.mul_scalar", [x], {"scalar": format_f64(b)})
+            if name == "div" and b != 0:
+                return one("remat.mul_scalar", [x], {"scalar": format_f64(1.0 / b)})
+    if name in ("mm", "bmm") and is_float:
+        x, y = val(args[0]), val(args[1])
+        if x is not None and y is not None and x.dtype == y.dtype == dtype:
+            return one("remat.matmul", [x, y])
+    if name == "addmm" and is_float and not node.kwargs:
+        bias, x, y = (val(a) for a in args[:3])
+        if None not in (bias, x, y) and len(args) == 3:
+            product = emitter.emit("remat.matmul", [x, y], [results[0]],
+                                   discardable={"remat.name": f'"{node.name}.mm"'})[0]
+            bias = _broadcast_to(emitter, bias, shape, node)
+            if bias is not None:
+                return one("remat.add", [product, bias])
+    if name in VIEW_RESHAPE:
+        x = val(args[0])
+        if x is not None and _numel(x.shape) == _numel(shape) and x.dtype == dtype:
+            return one("remat.reshape", [x])
+    if name in ("t", "permute", "transpose"):
+        x = val(args[0])
+        if x is None:
+            return None
+        rank = len(x.shape)
+        if name == "t":
+            perm = list(range(rank))[::-1]
+        elif name == "permute":
+            perm = [int(d) % rank for d in args[1]]
+        else:
+            perm = list(range(rank))
+            i, j = int(args[1]) % rank, int(args[2]) % rank
+            perm[i], perm[j] = perm[j], perm[i]
+        return one("remat.transpose", [x], {"permutation": _dims(perm)})
+    if name == "expand":
+        x = val(args[0])
+        if x is not None:
+            out = _broadcast_to(emitter, x, shape, node)
+            if out is not None and out is not x:
+                # The broadcast view is the node itself: rename it.
+                emitter.lines[-1] = emitter.lines[-1].replace(
+                    f'"{node.name}.broadcast"', f'"{node.name}"')
+                return [out]
+    if name in ("_softmax", "_log_softmax") and is_float:
+        x = val(args[0])
+        if x is not None and x.shape == shape and x.dtype == dtype:
+            dim = int(args[1]) % len(shape)
+            op = "remat.softmax" if name == "_softmax" else "remat.log_softmax"
+            return one(op, [x], {"dim": f"{dim} : i64"})
+    if name in ("_softmax_backward_data", "_log_softmax_backward_data") and is_float:
+        g, y = val(args[0]), val(args[1])
+        if g is not None and y is not None and g.shape == y.shape == shape and \
+                g.dtype == y.dtype == dtype:
+            dim = int(args[2]) % len(shape)
+            op = ("remat.softmax_backward" if name == "_softmax_backward_data"
+                  else "remat.log_softmax_backward")
+            return one(op, [g, y], {"dim": f"{dim} : i64"})
+    if name == "threshold_backward" and is_float and len(args) == 3 and args[2] == 0:
+        g, y = val(args[0]), val(args[1])
+        # grad * (y > 0): relu's backward from its output (relu(x) > 0 iff
+        # x > 0, so it is also right when `y` is the input).
+        if g is not None and y is not None and g.shape == y.shape == shape and \
+                g.dtype == y.dtype == dtype:
+            return one("remat.relu_backward", [g, y])
+    if name in ("sum", "mean") and is_float:
+        x = val(args[0])
+        if x is None or x.dtype != dtype:
+            return None
+        if len(args) == 1 and not node.kwargs:
+            dims, keepdim = list(range(len(x.shape))), False
+        elif len(args) >= 2 and isinstance(args[1], (list, tuple)):
+            dims = sorted(int(d) % len(x.shape) for d in args[1])
+            keepdim = bool(args[2]) if len(args) > 2 else bool(node.kwargs.get("keepdim", False))
+            if "dtype" in node.kwargs:
+                return None
+        else:
+            return None
+        inherent = {"dims": _dims(dims)}
+        if keepdim:
+            inherent["keepdim"] = None
+        return one(f"remat.{name}", [x], inherent)
+    return None
+
+
+def lower_node(emitter, node, results, where):
+    name = packet(node)
+    typed = _typed(emitter, node, name, results, where)
+    if typed is not None:
+        emitter.values[node.name] = typed[0]
+        return
+    operands = []
+    for arg in _flat(node.args) + _flat(list(node.kwargs.values())):
+        value = emitter.values.get(arg.name)
+        if value is None:
+            raise ValueError(f"{where}: operand '{arg.name}' was not exported")
+        if isinstance(value, list):
+            raise ValueError(f"{where}: operand '{arg.name}' is a tuple")
+        operands.append(value)
+    present = [r for r in results if r is not None]
+    klass = CLASSES.get(name)
+    if klass is None:
+        emitter.unmapped[name] = emitter.unmapped.get(name, 0) + 1
+        klass = "other"
+    from remat_torch.joint import format_f64
+
+    inherent = {"op_name": f'"{node.target}"',
+                "flops": format_f64(estimate_flops(node, name, present, operands)),
+                "compute_class": f'"{klass}"'}
+    if klass == "random":
+        inherent["random"] = None
+    values = emitter.emit("remat.opaque", operands, present, inherent,
+                          _name_attr(node))
+    if not results_are_tuple(node):
+        emitter.values[node.name] = values[0]
+        return
+    # Multi-result node: getitem indices address `results`, Nones included.
+    it = iter(values)
+    emitter.values[node.name] = [next(it) if r is not None else None for r in results]
+
+
+def results_are_tuple(node):
+    import operator
+
+    meta = node.meta.get("val", node.meta.get("tensor_meta"))
+    if meta is None:  # 1.13: only the getitem users carry metadata
+        return bool(node.users) and all(u.target is operator.getitem
+                                        for u in node.users)
+    return isinstance(meta, (list, tuple)) and not hasattr(meta, "shape")
+
+
+def _flat(args):
+    out = []
+    for a in args:
+        if isinstance(a, torch.fx.Node):
+            out.append(a)
+        elif isinstance(a, (list, tuple)):
+            out.extend(_flat(a))
+    return out
