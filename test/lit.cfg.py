@@ -29,5 +29,19 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.remat_tools_dir, append_path=True)
 
 tool_dirs = [config.remat_tools_dir, config.llvm_tools_dir]
-tools = ["remat-opt", "remat-diff", "mlir-opt", "FileCheck", "not", "count", "split-file"]
+tools = ["remat-opt", "remat-diff", "remat-run", "mlir-opt", "FileCheck", "not", "count", "split-file"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# GPU binary tests (test/Conversion): `ptxas` assembles the PTX of
+# remat-lower-to-nvvm when the CUDA toolkit is installed; `ld.lld` links
+# HSACO for remat-lower-to-rocdl{format=bin}. Tests needing them say
+# REQUIRES: and are reported as unsupported otherwise.
+ptxas = "/usr/local/cuda/bin/ptxas"
+if os.path.exists(ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+else:
+    lit_config.note("no " + ptxas + ": PTX assembly tests are skipped")
+if os.path.exists(os.path.join(config.llvm_tools_dir, "ld.lld")):
+    config.available_features.add("ld.lld")
+config.substitutions.append(("%llvm_root", os.path.dirname(config.llvm_tools_dir)))

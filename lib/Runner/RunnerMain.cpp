@@ -52,6 +52,13 @@ struct Options {
       "compare",
       cl::desc("Also call this function on the same inputs and compare "
                "results pairwise; exit 1 on a mismatch")};
+  cl::opt<std::string> partitioned{
+      "check-partition",
+      cl::desc("Equivalence check of a plan: FILE holds @<function>_forward "
+               "and @<function>_backward (remat-partition's output for the "
+               "joint @<function> of the input file); runs the joint graph "
+               "and forward + backward on the same inputs and compares "
+               "outputs and gradients (bitwise unless --atol/--rtol)")};
   cl::opt<double> absTolerance{
       "atol",
       cl::desc("Absolute tolerance of --compare (0 with --rtol=0: "
@@ -145,6 +152,122 @@ void printTensors(StringRef label, ArrayRef<HostTensor> tensors,
                  << formatElements(tensor, format) << "\n";
 }
 
+/// Compares `actual` with `expected` pairwise, printing one line per pair
+/// labelled `labels[i]`; returns whether all match (bitwise without a
+/// tolerance).
+bool compareAll(ArrayRef<HostTensor> actual, ArrayRef<HostTensor> expected,
+                ArrayRef<std::string> labels, double absTolerance,
+                double relTolerance) {
+  bool bitwise = absTolerance == 0.0 && relTolerance == 0.0;
+  bool allMatch = true;
+  for (size_t i = 0; i < expected.size(); ++i) {
+    TensorComparison comparison =
+        compareTensors(actual[i], expected[i], absTolerance, relTolerance);
+    llvm::outs() << "compare " << labels[i] << ": ";
+    if (!comparison.sameType) {
+      llvm::outs() << "type mismatch " << expected[i].getTypeString() << " vs "
+                   << actual[i].getTypeString() << "\n";
+      allMatch = false;
+      continue;
+    }
+    bool match = bitwise ? comparison.bitwiseMismatches == 0
+                         : comparison.toleranceFailures == 0;
+    allMatch &= match;
+    llvm::outs() << (comparison.bitwiseMismatches == 0 ? "bitwise-equal"
+                                                       : "differs")
+                 << " max-abs-error "
+                 << llvm::format("%.3g", comparison.maxAbsError)
+                 << " max-rel-error "
+                 << llvm::format("%.3g", comparison.maxRelError) << " ("
+                 << (bitwise ? comparison.bitwiseMismatches
+                             : comparison.toleranceFailures)
+                 << " of " << expected[i].getNumElements() << " elements "
+                 << (bitwise ? "differ" : "outside tolerance") << ")\n";
+  }
+  return allMatch;
+}
+
+/// --check-partition: joint(args) -> (outputs, gradients) against
+/// forward(args without tangents) -> (outputs, saved) and
+/// backward(saved, args) -> gradients (remat-partition's conventions).
+int checkPartition(const Options &options, MLIRContext &context,
+                   const Runner &joint, ArrayRef<HostTensor> arguments) {
+  const FunctionSignature *jointSignature = joint.lookup(options.function);
+  std::string errorMessage;
+  auto file = openInputFile(options.partitioned, &errorMessage);
+  if (!file)
+    return fail(errorMessage);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return fail("could not parse '" + options.partitioned + "'");
+  auto split = Runner::create(*module, options.optLevel);
+  if (!split)
+    return fail(llvm::toString(split.takeError()));
+  std::string forwardName = options.function + "_forward";
+  std::string backwardName = options.function + "_backward";
+  const FunctionSignature *forward = (*split)->lookup(forwardName);
+  const FunctionSignature *backward = (*split)->lookup(backwardName);
+  if (!forward || !backward)
+    return fail("'" + options.partitioned + "' must define @" + forwardName +
+                " and @" + backwardName +
+                " (run remat-plan and remat-partition on the joint function)");
+
+  std::vector<HostTensor> forwardArguments;
+  for (auto [i, spec] : llvm::enumerate(jointSignature->inputs))
+    if (spec.role != "tangent")
+      forwardArguments.push_back(arguments[i]);
+  auto jointResults = joint.run(options.function, arguments);
+  if (!jointResults)
+    return fail(llvm::toString(jointResults.takeError()));
+  auto forwardResults = (*split)->run(forwardName, forwardArguments);
+  if (!forwardResults)
+    return fail(llvm::toString(forwardResults.takeError()));
+
+  std::vector<HostTensor> expected, actual;
+  std::vector<std::string> labels;
+  size_t next = 0;
+  for (auto [i, spec] : llvm::enumerate(jointSignature->results)) {
+    if (spec.role != "output")
+      continue;
+    expected.push_back((*jointResults)[i]);
+    actual.push_back((*forwardResults)[next++]);
+    labels.push_back("output " + std::to_string(i));
+  }
+  size_t savedCount = forwardResults->size() - next;
+  std::vector<HostTensor> backwardArguments(forwardResults->begin() + next,
+                                            forwardResults->end());
+  backwardArguments.insert(backwardArguments.end(), arguments.begin(),
+                           arguments.end());
+  auto backwardResults = (*split)->run(backwardName, backwardArguments);
+  if (!backwardResults)
+    return fail(llvm::toString(backwardResults.takeError()));
+  next = 0;
+  for (auto [i, spec] : llvm::enumerate(jointSignature->results)) {
+    if (spec.role != "grad")
+      continue;
+    expected.push_back((*jointResults)[i]);
+    actual.push_back((*backwardResults)[next++]);
+    labels.push_back("gradient " + std::to_string(i) +
+                     (spec.gradOf >= 0
+                          ? " (of argument " + std::to_string(spec.gradOf) + ")"
+                          : std::string()));
+  }
+  if (actual.size() != jointSignature->results.size())
+    return fail("the joint function's results are not all marked remat.role "
+                "= \"output\" or \"grad\"; cannot pair them with the "
+                "partitioned functions' results");
+  llvm::outs() << "@" << options.function << ": " << savedCount
+               << " values saved by @" << forwardName << "\n";
+  bool allMatch = compareAll(actual, expected, labels, options.absTolerance,
+                             options.relTolerance);
+  llvm::outs() << (allMatch ? "PASS" : "FAIL") << ": @" << options.function
+               << " vs @" << forwardName << " + @" << backwardName << "\n";
+  return allMatch ? 0 : 1;
+}
+
 } // namespace
 
 int runnerMain(int argc, char **argv) {
@@ -199,6 +322,9 @@ int runnerMain(int argc, char **argv) {
   if (options.printInputs)
     printTensors("@" + options.function + " argument", arguments, format);
 
+  if (!options.partitioned.empty())
+    return checkPartition(options, context, **runner, arguments);
+
   auto results = (*runner)->run(options.function, arguments);
   if (!results)
     return fail(llvm::toString(results.takeError()));
@@ -215,33 +341,11 @@ int runnerMain(int argc, char **argv) {
     return fail("@" + options.function + " returns " +
                 std::to_string(results->size()) + " results but @" +
                 options.compare + " returns " + std::to_string(others->size()));
-  bool bitwise = options.absTolerance == 0.0 && options.relTolerance == 0.0;
-  bool allMatch = true;
-  for (size_t i = 0; i < results->size(); ++i) {
-    TensorComparison comparison =
-        compareTensors((*others)[i], (*results)[i], options.absTolerance,
-                       options.relTolerance);
-    llvm::outs() << "compare result " << i << ": ";
-    if (!comparison.sameType) {
-      llvm::outs() << "type mismatch " << (*results)[i].getTypeString()
-                   << " vs " << (*others)[i].getTypeString() << "\n";
-      allMatch = false;
-      continue;
-    }
-    bool match = bitwise ? comparison.bitwiseMismatches == 0
-                         : comparison.toleranceFailures == 0;
-    allMatch &= match;
-    llvm::outs() << (comparison.bitwiseMismatches == 0 ? "bitwise-equal"
-                                                       : "differs")
-                 << " max-abs-error "
-                 << llvm::format("%.3g", comparison.maxAbsError)
-                 << " max-rel-error "
-                 << llvm::format("%.3g", comparison.maxRelError) << " ("
-                 << (bitwise ? comparison.bitwiseMismatches
-                             : comparison.toleranceFailures)
-                 << " elements " << (bitwise ? "differ" : "outside tolerance")
-                 << ")\n";
-  }
+  std::vector<std::string> labels;
+  for (size_t i = 0; i < results->size(); ++i)
+    labels.push_back("result " + std::to_string(i));
+  bool allMatch = compareAll(*others, *results, labels, options.absTolerance,
+                             options.relTolerance);
   llvm::outs() << (allMatch ? "PASS" : "FAIL") << ": @" << options.function
                << " vs @" << options.compare << "\n";
   return allMatch ? 0 : 1;

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Transforms/Passes.h"
 
 namespace remat {
@@ -141,6 +142,8 @@ template <typename Derived, typename Base> struct PipelinePass : Base {
     OpPassManager pm(ModuleOp::getOperationName());
     static_cast<const Derived *>(this)->build(pm);
     pm.getDependentDialects(registry);
+    // gpu-module-to-binary translates kernels to LLVM IR in this context.
+    registerAllToLLVMIRTranslations(registry);
   }
   void runOnOperation() override {
     OpPassManager pm(ModuleOp::getOperationName());
