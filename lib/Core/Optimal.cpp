@@ -15,6 +15,9 @@
 //   U[t][k]  live bytes while op k runs in stage t: held values + results of
 //            ops run so far in the stage - values freed before k; <= budget
 //
+// Dominance rows (every recomputation and every held value is used later)
+// prune solutions that only differ by useless work.
+//
 // Within a stage ops run in position order, each at most once. The schedule
 // is the concatenation of the stages. docs/Optimal.md argues why the optimum
 // of this MILP is the cheapest schedule of that form and why its memory is

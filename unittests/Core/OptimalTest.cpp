@@ -519,18 +519,25 @@ TEST(OptimalTest, DISABLED_MeasureSizes) {
                 elapsed, cpu);
     std::fflush(stdout);
   };
-  for (int n : {8, 16, 24, 32, 48})
+  // Wall-clock limits: generous where the solver finishes, shorter where it
+  // does not (the larger graphs), to keep the run under half an hour.
+  for (int n : {8, 16, 24, 32})
     for (double fraction : {0.5, 0.3})
       measure("linear n=" + std::to_string(n),
-              test::buildCheckmateLinearGraph(n), fraction, 60);
+              test::buildCheckmateLinearGraph(n), fraction, 300);
   for (const char *file :
-       {"VGG16_b256_224x224_train.json", "VGG19_b256_224x224_train.json",
-        "MobileNet_b512_224x224_train.json", "ResNet50_b256_224x224_train.json",
-        "random_layered_n100.json"}) {
+       {"VGG16_b256_224x224_train.json", "VGG19_b256_224x224_train.json"}) {
     absl::StatusOr<Graph> graph = readCheckmateGraph(file);
     ASSERT_TRUE(graph.ok()) << graph.status();
     for (double fraction : {0.9, 0.8})
-      measure(file, *graph, fraction, 60);
+      measure(file, *graph, fraction, 300);
+  }
+  for (const char *file :
+       {"MobileNet_b512_224x224_train.json", "ResNet50_b256_224x224_train.json",
+        "random_layered_n100.json"}) {
+    absl::StatusOr<Graph> graph = readCheckmateGraph(file);
+    ASSERT_TRUE(graph.ok()) << graph.status();
+    measure(file, *graph, 0.9, 120);
   }
 }
 
