@@ -165,7 +165,7 @@ if resnet and resnet[0]["status"] == "ok":
                        tdi, "met" if tdi <= 0.3 else "missed by %.2f points"
                        % (tdi - 0.3), seconds,
                        "met" if seconds <= 1 else "missed"))
-gaps, unfinished = [], 0
+gaps, unfinished, budget_misses = [], 0, []
 by_key = {}
 for row in quality_rows:
     by_key[(row["graph"], row["fraction"], row["strategy"])] = row
@@ -176,6 +176,8 @@ for (graph, fraction, strategy), row in by_key.items():
         unfinished += row["status"] == "timeout"
         continue
     budget = by_key.get((graph, fraction, "budget"))
+    if budget and budget["status"] == "infeasible":
+        budget_misses.append("%s at %s" % (graph, fraction))
     if budget and budget["status"] == "ok":
         gap = (1 + float(budget["tdi"])) / (1 + float(row["tdi"])) - 1
         gaps.append((gap, graph, fraction))
@@ -187,6 +189,11 @@ if gaps:
                    "%s); optimal did not finish in %s s at %d budgets |" % (
                        within, len(gaps), 100 * worst[0], worst[1], worst[2],
                        optimal_limit, unfinished))
+targets.append("| budget feasible wherever optimal is | - | optimal meets "
+               "%d budgets where budget reports infeasible%s |" % (
+                   len(budget_misses),
+                   (": " + ", ".join(sorted(budget_misses)))
+                   if budget_misses else ""))
 
 quality = open(out + "/quality.md").read().strip()
 quality = re.sub(r"^### ", "#### ", quality, flags=re.M)
