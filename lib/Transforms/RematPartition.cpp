@@ -212,9 +212,10 @@ LogicalResult BackwardBuilder::materialize(Value root) {
 /// function outputs a derivation reads (the planner counts outputs as
 /// available in backward, since they live to the end of the step), in
 /// value-id order.
-FailureOr<std::vector<ValueId>> valuesPassedToBackward(
-    const ImportedGraph &imported, const RecordedPlan &plan,
-    Operation *terminator, llvm::function_ref<StringRef(unsigned)> role) {
+FailureOr<std::vector<ValueId>>
+valuesPassedToBackward(const ImportedGraph &imported, const RecordedPlan &plan,
+                       Operation *terminator,
+                       llvm::function_ref<StringRef(unsigned)> role) {
   std::vector<uint8_t> passed(imported.graph.numValues(), 0);
   for (ValueId id : plan.savedValues())
     passed[id] = 1;
