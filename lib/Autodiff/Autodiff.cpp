@@ -20,6 +20,7 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
 
 using namespace mlir;
 
@@ -65,6 +66,72 @@ Operation *cloneForwardOp(OpBuilder &builder, Operation &op, IRMapping &map,
   upgraded->setDiscardableAttrs(norm->getDiscardableAttrDictionary());
   map.map(norm.getResult(), upgraded.getResult());
   return upgraded;
+}
+
+/// Slices of one value that tile it exactly along one dimension, such as the
+/// q / k / v split of a fused projection. Their cotangents are concatenated
+/// once (what a framework writes) instead of each being zero-padded to the
+/// source's shape and the paddings added.
+struct SliceTiling {
+  Value source;
+  int64_t dim = 0;
+  /// Sorted by offset along `dim`.
+  SmallVector<SliceOp> pieces;
+  /// The piece that comes first in program order: the reverse sweep reaches
+  /// it last, when every piece's cotangent is complete.
+  Operation *first = nullptr;
+};
+
+SmallVector<SliceTiling> findSliceTilings(ArrayRef<Operation *> ops,
+                                          const llvm::DenseSet<Value> &active) {
+  llvm::MapVector<Value, SmallVector<SliceOp>> slicesOf;
+  for (Operation *op : ops)
+    if (auto slice = dyn_cast<SliceOp>(op))
+      if (active.contains(slice.getInput()) &&
+          (!slice.getStrides() ||
+           llvm::all_of(*slice.getStrides(),
+                        [](int64_t stride) { return stride == 1; })))
+        slicesOf[slice.getInput()].push_back(slice);
+
+  SmallVector<SliceTiling> tilings;
+  for (auto &[source, slices] : slicesOf) {
+    if (slices.size() < 2)
+      continue;
+    auto type = cast<RankedTensorType>(source.getType());
+    // Every slice must cut the same single dimension and keep the others.
+    std::optional<int64_t> cutDim;
+    bool cutsOneDim = true;
+    for (SliceOp slice : slices) {
+      for (int64_t d = 0, e = type.getRank(); d < e; ++d) {
+        bool whole = slice.getOffsets()[d] == 0 &&
+                     slice.getSizes()[d] == type.getDimSize(d);
+        if (whole)
+          continue;
+        if (cutDim && *cutDim != d)
+          cutsOneDim = false;
+        cutDim = d;
+      }
+    }
+    if (!cutDim || !cutsOneDim)
+      continue;
+    int64_t dim = *cutDim;
+    SmallVector<SliceOp> sorted(slices);
+    llvm::sort(sorted, [&](SliceOp a, SliceOp b) {
+      return a.getOffsets()[dim] < b.getOffsets()[dim];
+    });
+    int64_t next = 0;
+    for (SliceOp slice : sorted) {
+      if (slice.getOffsets()[dim] != next) {
+        next = -1;
+        break;
+      }
+      next += slice.getSizes()[dim];
+    }
+    if (next != type.getDimSize(dim))
+      continue;
+    tilings.push_back({source, dim, sorted, slices.front()});
+  }
+  return tilings;
 }
 
 } // namespace
@@ -189,6 +256,7 @@ FailureOr<JointFunctionInfo> buildJointFunction(func::FuncOp forward,
 
   // Backward: seed with the tangents, sweep the forward ops in reverse.
   llvm::DenseMap<Value, Value> cotangents;
+  autodiff::ZeroConstants zeros;
   auto accumulate = [&](Value value, Value grad, Location loc) {
     if (grad.getType() != value.getType()) {
       emitError(loc) << "internal error in remat-autodiff: gradient of type "
@@ -217,7 +285,34 @@ FailureOr<JointFunctionInfo> buildJointFunction(func::FuncOp forward,
       return fail();
   }
 
+  SmallVector<SliceTiling> tilings = findSliceTilings(cloned, active);
+  llvm::DenseMap<Operation *, const SliceTiling *> tilingOf;
+  for (const SliceTiling &tiling : tilings)
+    for (SliceOp piece : tiling.pieces)
+      tilingOf[piece] = &tiling;
+
   for (Operation *op : llvm::reverse(cloned)) {
+    if (const SliceTiling *tiling = tilingOf.lookup(op)) {
+      if (op != tiling->first)
+        continue;
+      SmallVector<Value> parts;
+      bool anyGrad = false;
+      for (SliceOp piece : tiling->pieces) {
+        Value grad = cotangents.lookup(piece.getResult());
+        anyGrad |= static_cast<bool>(grad);
+        parts.push_back(grad ? grad
+                             : zeros.get(builder, piece.getLoc(),
+                                         piece.getResult().getType()));
+      }
+      if (!anyGrad)
+        continue;
+      Value grad =
+          ConcatOp::create(builder, op->getLoc(), tiling->source.getType(),
+                           parts, static_cast<uint64_t>(tiling->dim));
+      if (failed(accumulate(tiling->source, grad, op->getLoc())))
+        return fail();
+      continue;
+    }
     SmallVector<Value> resultGrads;
     bool anyGrad = false;
     for (Value result : op->getResults()) {
@@ -231,7 +326,7 @@ FailureOr<JointFunctionInfo> buildJointFunction(func::FuncOp forward,
       needsGrad.push_back(active.contains(operand));
     SmallVector<Value> operandGrads;
     if (failed(autodiff::emitBackward(builder, op, resultGrads, needsGrad,
-                                      operandGrads)))
+                                      zeros, operandGrads)))
       return fail();
     for (auto [operand, grad] : llvm::zip(op->getOperands(), operandGrads))
       if (grad && failed(accumulate(operand, grad, op->getLoc())))
@@ -242,10 +337,10 @@ FailureOr<JointFunctionInfo> buildJointFunction(func::FuncOp forward,
   for (unsigned arg : differentiable) {
     Value grad = cotangents.lookup(entry->getArgument(arg));
     // An argument that never reaches an output has a zero gradient.
-    results.push_back(
-        grad ? grad
-             : autodiff::createZeros(builder, forward.getArgument(arg).getLoc(),
-                                     forward.getArgument(arg).getType()));
+    results.push_back(grad ? grad
+                           : zeros.get(builder,
+                                       forward.getArgument(arg).getLoc(),
+                                       forward.getArgument(arg).getType()));
   }
   func::ReturnOp::create(builder, forwardReturn->getLoc(), results);
   info.numBackwardOps = entry->getOperations().size() - numForwardOps - 1;

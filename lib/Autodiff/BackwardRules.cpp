@@ -28,9 +28,12 @@ using namespace mlir;
 
 namespace remat::autodiff {
 
-Value createZeros(OpBuilder &builder, Location loc, Type type) {
-  return ConstantOp::create(builder, loc, type,
-                            cast<ElementsAttr>(builder.getZeroAttr(type)));
+Value ZeroConstants::get(OpBuilder &builder, Location loc, Type type) {
+  Value &zeros = cache[type];
+  if (!zeros)
+    zeros = ConstantOp::create(builder, loc, type,
+                               cast<ElementsAttr>(builder.getZeroAttr(type)));
+  return zeros;
 }
 
 namespace {
@@ -49,9 +52,9 @@ class BackwardEmitter {
 public:
   BackwardEmitter(OpBuilder &builder, Operation *op,
                   ArrayRef<Value> resultGrads, ArrayRef<bool> needsGrad,
-                  SmallVectorImpl<Value> &grads)
+                  ZeroConstants &zeroConstants, SmallVectorImpl<Value> &grads)
       : b(builder), loc(op->getLoc()), op(op), resultGrads(resultGrads),
-        needsGrad(needsGrad), grads(grads) {
+        needsGrad(needsGrad), zeroConstants(zeroConstants), grads(grads) {
     grads.assign(op->getNumOperands(), Value());
   }
 
@@ -69,7 +72,7 @@ private:
   Value resultGrad(unsigned index) {
     if (Value grad = resultGrads[index])
       return grad;
-    return createZeros(b, loc, op->getResult(index).getType());
+    return zeroConstants.get(b, loc, op->getResult(index).getType());
   }
 
   /// Statistics results (norm mean/rstd, attention logsumexp) only feed the
@@ -169,7 +172,7 @@ private:
     auto zerosOfLength = [&](int64_t length) {
       SmallVector<int64_t> shape(type.getShape());
       shape[dim] = length;
-      return createZeros(b, loc, withShape(type, shape));
+      return zeroConstants.get(b, loc, withShape(type, shape));
     };
     if (before > 0)
       pieces.push_back(zerosOfLength(before));
@@ -290,7 +293,7 @@ private:
     double exponent = powOp.getExponent().convertToDouble();
     Value input = powOp.getInput();
     if (exponent == 0.0) {
-      grads[0] = createZeros(b, loc, input.getType());
+      grads[0] = zeroConstants.get(b, loc, input.getType());
       return success();
     }
     if (exponent == 1.0) {
@@ -318,7 +321,7 @@ private:
   }
   LogicalResult visit(WhereOp whereOp) {
     // The condition is i1: only the two branches get gradients.
-    Value zeros = createZeros(b, loc, whereOp.getType());
+    Value zeros = zeroConstants.get(b, loc, whereOp.getType());
     if (needs(1))
       grads[1] =
           WhereOp::create(b, loc, whereOp.getCondition(), resultGrad(0), zeros);
@@ -620,6 +623,7 @@ private:
   Operation *op;
   ArrayRef<Value> resultGrads;
   ArrayRef<bool> needsGrad;
+  ZeroConstants &zeroConstants;
   SmallVectorImpl<Value> &grads;
 };
 
@@ -701,8 +705,9 @@ LogicalResult BackwardEmitter::run() {
 LogicalResult emitBackward(OpBuilder &builder, Operation *op,
                            ArrayRef<Value> resultGrads,
                            ArrayRef<bool> operandNeedsGrad,
+                           ZeroConstants &zeros,
                            SmallVectorImpl<Value> &operandGrads) {
-  BackwardEmitter emitter(builder, op, resultGrads, operandNeedsGrad,
+  BackwardEmitter emitter(builder, op, resultGrads, operandNeedsGrad, zeros,
                           operandGrads);
   if (failed(emitter.run()))
     return failure();

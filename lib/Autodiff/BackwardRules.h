@@ -11,8 +11,21 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/DenseMap.h"
 
 namespace remat::autodiff {
+
+/// Splat zeros (`remat.constant`) of each tensor type, built once per joint
+/// function at their first use; later uses come after it in the same block,
+/// so one constant serves them all.
+class ZeroConstants {
+public:
+  mlir::Value get(mlir::OpBuilder &builder, mlir::Location loc,
+                  mlir::Type type);
+
+private:
+  llvm::DenseMap<mlir::Type, mlir::Value> cache;
+};
 
 /// Emits, at `builder`'s insertion point, the backward ops of the forward op
 /// `op`. `resultGrads[i]` is the cotangent of result `i` (null when that
@@ -24,12 +37,8 @@ namespace remat::autodiff {
 mlir::LogicalResult
 emitBackward(mlir::OpBuilder &builder, mlir::Operation *op,
              llvm::ArrayRef<mlir::Value> resultGrads,
-             llvm::ArrayRef<bool> operandNeedsGrad,
+             llvm::ArrayRef<bool> operandNeedsGrad, ZeroConstants &zeros,
              llvm::SmallVectorImpl<mlir::Value> &operandGrads);
-
-/// A splat zero of `type` (a ranked tensor), as `remat.constant`.
-mlir::Value createZeros(mlir::OpBuilder &builder, mlir::Location loc,
-                        mlir::Type type);
 
 } // namespace remat::autodiff
 

@@ -50,3 +50,21 @@ func.func @opaque_declared(%x: tensor<8xf32> {remat.role = "input"}, %n: tensor<
   %y, %aux = remat.opaque "my_kernel"(%x, %n) {flops = 100.0, compute_class = "pointwise", backward = "my_kernel_bwd", remat.name = "custom"} : (tensor<8xf32>, tensor<8xi64>) -> (tensor<8xf32>, tensor<8xf32>)
   return %y : tensor<8xf32>
 }
+
+// -----
+
+// One zero constant per type serves every rule that needs it.
+// CHECK-LABEL: func.func @shared_zeros_joint(
+// CHECK-COUNT-1: remat.constant dense<0.000000e+00> : tensor<4xf32>
+// CHECK-NOT:     remat.constant
+// CHECK:         return
+func.func @shared_zeros(%c: tensor<4xi1> {remat.role = "input"},
+                        %a: tensor<4xf32> {remat.role = "input"},
+                        %b: tensor<4xf32> {remat.role = "input"},
+                        %unused: tensor<4xf32> {remat.role = "param"})
+    -> (tensor<4xf32> {remat.role = "output"})
+    attributes {remat.graph = "forward"} {
+  %w = remat.where %c, %a, %b : tensor<4xi1>, tensor<4xf32>
+  %v = remat.where %c, %w, %a : tensor<4xi1>, tensor<4xf32>
+  return %v : tensor<4xf32>
+}

@@ -119,3 +119,25 @@ func.func @concat(%a: tensor<4x2xf32> {remat.role = "input"}, %b: tensor<4x3xf32
   %c = remat.concat %a, %b {dim = 1} : (tensor<4x2xf32>, tensor<4x3xf32>) -> tensor<4x5xf32>
   return %c : tensor<4x5xf32>
 }
+
+// -----
+
+// Slices that tile their source along one dim (a fused q/k/v projection)
+// get one concat of their cotangents instead of zero-padded sums; a piece
+// that reaches no output contributes zeros.
+// CHECK-LABEL: func.func @qkv_split_joint(
+// CHECK-SAME: %[[GQ:[^:]*]]: tensor<4x2xf32> {remat.role = "tangent"}, %[[GV:[^:]*]]: tensor<4x2xf32> {remat.role = "tangent"}
+// CHECK:      %[[DQK:.*]] = remat.mul %[[GQ]], %{{.*}}
+// CHECK-NEXT: %[[DK:.*]] = remat.mul %[[GQ]], %{{.*}}
+// CHECK-NEXT: %[[DQKV:.*]] = remat.concat %[[DQK]], %[[DK]], %[[GV]] {dim = 1 : i64} : (tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x6xf32>
+// CHECK-NOT:  remat.add
+// CHECK:      return
+func.func @qkv_split(%qkv: tensor<4x6xf32> {remat.role = "input"})
+    -> (tensor<4x2xf32> {remat.role = "output"}, tensor<4x2xf32> {remat.role = "output"})
+    attributes {remat.graph = "forward"} {
+  %q = remat.slice %qkv {offsets = array<i64: 0, 0>, sizes = array<i64: 4, 2>} : (tensor<4x6xf32>) -> tensor<4x2xf32>
+  %k = remat.slice %qkv {offsets = array<i64: 0, 2>, sizes = array<i64: 4, 2>} : (tensor<4x6xf32>) -> tensor<4x2xf32>
+  %v = remat.slice %qkv {offsets = array<i64: 0, 4>, sizes = array<i64: 4, 2>} : (tensor<4x6xf32>) -> tensor<4x2xf32>
+  %s = remat.mul %q, %k : tensor<4x2xf32>
+  return %s, %v : tensor<4x2xf32>, tensor<4x2xf32>
+}
