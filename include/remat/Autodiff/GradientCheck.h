@@ -98,7 +98,7 @@ struct FunctionCheckResult {
 };
 
 /// Widens every bf16 / f16 tensor type in `func` (signature, values,
-/// constants) to f32. Fails, with a diagnostic, on an op whose attributes
+/// constants) to f32; casts that become f32 -> f32 are removed. Fails, with a diagnostic, on an op whose attributes
 /// would have to change in a way it does not know.
 mlir::LogicalResult widenFloatsToF32(mlir::func::FuncOp func);
 

@@ -80,6 +80,14 @@ LogicalResult widenFloatsToF32(func::FuncOp func) {
     if (auto constant = dyn_cast<ConstantOp>(op))
       constant.setValueAttr(widenConstant(constant.getValue()));
   });
+  // A cast between f32 and bf16/f16 is now f32 -> f32, which the verifier
+  // rejects (a cast must change the type): it is the identity in f32.
+  func.walk([](CastOp cast) {
+    if (cast.getInput().getType() == cast.getType()) {
+      cast.getResult().replaceAllUsesWith(cast.getInput());
+      cast.erase();
+    }
+  });
   if (failed(verify(func)))
     return func.emitError()
            << "@" << func.getSymName()
