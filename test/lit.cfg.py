@@ -29,7 +29,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.remat_tools_dir, append_path=True)
 
 tool_dirs = [config.remat_tools_dir, config.llvm_tools_dir]
-tools = ["remat-opt", "remat-diff", "remat-run", "mlir-opt", "FileCheck", "not", "count", "split-file"]
+tools = ["remat-opt", "remat-diff", "remat-run", "remat-translate", "mlir-opt", "FileCheck", "not", "count", "split-file"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # GPU binary tests (test/Conversion): `ptxas` assembles the PTX of
@@ -45,3 +45,20 @@ else:
 if os.path.exists(os.path.join(config.llvm_tools_dir, "ld.lld")):
     config.available_features.add("ld.lld")
 config.substitutions.append(("%llvm_root", os.path.dirname(config.llvm_tools_dir)))
+
+# python/remat_torch tests run Debian's interpreter, which has python3-torch
+# (scripts/setup.sh installs it); without it they are reported unsupported.
+import subprocess
+debian_python = "/usr/bin/python3"
+if subprocess.call([debian_python, "-c", "import torch, functorch"],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0:
+    config.available_features.add("torch")
+else:
+    lit_config.note("torch is not importable by " + debian_python +
+                    ": the remat_torch tests are skipped (run scripts/setup.sh)")
+config.substitutions.append(("%torch_python", "env PYTHONPATH=" + os.path.join(
+    config.remat_src_root, "python") + " " + debian_python))
+config.substitutions.append(("%remat_opt_bin", os.path.join(
+    config.remat_tools_dir, "remat-opt")))
+config.substitutions.append(("%remat_tools_dir", config.remat_tools_dir))
+config.substitutions.append(("%python", debian_python))

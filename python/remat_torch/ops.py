@@ -185,6 +185,13 @@ def _typed(emitter, node, name, results, where):
                 return one("remat.mul_scalar", [x], {"scalar": format_f64(b)})
             if name == "div" and b != 0:
                 return one("remat.mul_scalar", [x], {"scalar": format_f64(1.0 / b)})
+    if name == "pow" and is_float and len(args) == 2 and \
+            isinstance(args[1], (int, float)):
+        x = val(args[0])
+        if x is not None and x.shape == shape and x.dtype == dtype:
+            if args[1] == 2:
+                return one("remat.square", [x])
+            return one("remat.pow_scalar", [x], {"exponent": format_f64(args[1])})
     if name in ("mm", "bmm") and is_float:
         x, y = val(args[0]), val(args[1])
         if x is not None and y is not None and x.dtype == y.dtype == dtype:

@@ -184,11 +184,41 @@ LogicalResult RematDialect::verifyOperationAttribute(Operation *op,
                << " is a gradient, but a remat.graph = \"forward\" function "
                   "returns no gradients; use remat.graph = \"joint\"";
     }
-    if (joint && !sawTangent)
+    // Imported graphs (e.g. Checkmate's) state each op's phase instead of
+    // reading a tangent; their backward need not start from an argument.
+    auto hasExplicitPhase = [&] {
+      return func
+          .walk([](Operation *inner) {
+            return inner->hasAttr(PhaseAttrHelper::getNameStr())
+                       ? WalkResult::interrupt()
+                       : WalkResult::advance();
+          })
+          .wasInterrupted();
+    };
+    if (joint && !sawTangent && !hasExplicitPhase())
       return op->emitError()
              << "a remat.graph = \"joint\" function needs at least one "
                 "argument with {remat.role = \"tangent\"} (the cotangent of "
-                "its output)";
+                "its output), or ops with an explicit {remat.phase = "
+                "\"forward\"/\"backward\"}";
+    return success();
+  }
+  if (name == PhaseAttrHelper::getNameStr()) {
+    auto phase = dyn_cast<StringAttr>(attr.getValue());
+    if (!phase ||
+        (phase.getValue() != "forward" && phase.getValue() != "backward"))
+      return op->emitError() << "'remat.phase' must be \"forward\" or "
+                                "\"backward\", e.g. {remat.phase = "
+                                "\"backward\"}";
+    return success();
+  }
+  if (name == FixedTimeUsAttrHelper::getNameStr()) {
+    auto time = dyn_cast<FloatAttr>(attr.getValue());
+    if (!time || !(time.getValueAsDouble() >= 0))
+      return op->emitError()
+             << "'remat.fixed_time_us' must be a non-negative float (a "
+                "measured time in microseconds), e.g. {remat.fixed_time_us "
+                "= 12.5 : f64}";
     return success();
   }
   if (name == DecisionAttrHelper::getNameStr() ||
@@ -236,8 +266,8 @@ LogicalResult RematDialect::verifyOperationAttribute(Operation *op,
   return op->emitError() << "unknown remat attribute '" << name
                          << "'; known: never_recompute, no_auto_recompute, "
                             "must_recompute, prefer_recompute, prefer_save, "
-                            "name, graph, decision, reason, derivation, plan, "
-                            "stage, saved_values";
+                            "name, graph, phase, fixed_time_us, decision, "
+                            "reason, derivation, plan, stage, saved_values";
 }
 
 LogicalResult RematDialect::verifyRegionArgAttribute(Operation *op,

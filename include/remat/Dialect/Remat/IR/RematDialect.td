@@ -35,6 +35,11 @@ def Remat_Dialect : Dialect {
     "::mlir::StringAttr":$graph,
     "::mlir::StringAttr":$role,
     "::mlir::IntegerAttr":$grad_of,
+    // Graphs imported with profiled facts (lib/Import, the Checkmate JSON):
+    // an explicit forward/backward phase, which overrides tangent
+    // reachability, and a measured time that replaces the roofline.
+    "::mlir::StringAttr":$phase,
+    "::mlir::FloatAttr":$fixed_time_us,
     // Written by remat-plan / remat-partition (lib/Transforms): per-result
     // decisions, reasons and derivations on ops (and on the arguments
     // backward reads), the plan summary on the function, and the stage and
