@@ -48,7 +48,9 @@ def RematPlanPass : Pass<"remat-plan", "::mlir::ModuleOp"> {
     Option<"memoryBudget", "memory-budget", "std::string", /*default=*/"\"\"",
            "Activation memory budget for `budget` and `optimal`: bytes with "
            "an optional KiB/MiB/GiB suffix (`512MiB`), or a fraction in "
-           "[0, 1] between the recompute-all and save-all peaks (`0.5`)">,
+           "[0, 1] between the recompute-all and save-all peaks (`0.5`), "
+           "or a fraction of the save-all (no-recompute) peak, as the "
+           "Checkmate literature states budgets (`0.8peak`)">,
     Option<"target", "target", "std::string", /*default=*/"\"h100\"",
            "Cost-model preset: h100, h200, a100, mi300x or cpu">,
     Option<"targetFile", "target-file", "std::string", /*default=*/"\"\"",
