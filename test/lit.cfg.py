@@ -40,6 +40,9 @@ ptxas = "/usr/local/cuda/bin/ptxas"
 if os.path.exists(ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+    # MLIR's NVVM serializer links libdevice (erf, tanh, ... in kernels) from
+    # $CUDA_ROOT; lit does not pass the caller's CUDA_HOME through.
+    config.environment["CUDA_ROOT"] = os.path.dirname(os.path.dirname(ptxas))
 else:
     lit_config.note("no " + ptxas + ": PTX assembly tests are skipped")
 if os.path.exists(os.path.join(config.llvm_tools_dir, "ld.lld")):

@@ -154,4 +154,24 @@ def RematMapLoopsToGPUPass
   ];
 }
 
+def RematApproximateMathPass : Pass<"remat-approximate-math"> {
+  let summary = "Replace transcendental math ops by f32 polynomial "
+                "approximations";
+  let description = [{
+    For GPU targets whose math library is not available: the ROCDL lowering
+    turns `math.exp`, `math.erf`, ... into calls to the ROCm device
+    library (`__ocml_*`), which is not installed on these machines, so
+    `remat-lower-to-rocdl` runs this pass on its kernels first. `powf`
+    is expanded into `exp`/`log`, then upstream's polynomial
+    approximations (the ones `math-polynomial-approximation` tests) replace
+    `exp`, `log`, `tanh`, `erf` and friends by f32 arithmetic, and
+    `floor` (which those approximations use) becomes a truncation through
+    i32. Results differ from libm by a few ulps.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect",
+  ];
+}
+
 #endif // REMAT_CONVERSION_PASSES_TD

@@ -112,6 +112,9 @@ void buildLowerToROCDLPipeline(OpPassManager &pm,
   addLinalgAndBufferization(pm);
   addLoopsToGPU(pm, options.threadsPerBlock);
   pm.addPass(createGpuKernelOutliningPass());
+  // The ROCm device libraries (__ocml_*) are not installed here: kernels get
+  // polynomial approximations instead of library calls.
+  pm.addNestedPass<gpu::GPUModuleOp>(createRematApproximateMathPass());
   pm.addPass(createSCFToControlFlowPass());
   ConvertGpuOpsToROCDLOpsOptions rocdl;
   rocdl.chipset = options.chip;

@@ -1,0 +1,26 @@
+// remat-lower-to-cpu leaves only the LLVM dialect: math without an LLVM
+// intrinsic (erf) calls libm, bf16 conversions are integer arithmetic, and
+// with results-to-out-params the caller passes the result buffer.
+// RUN: remat-opt %s --remat-lower-to-cpu | FileCheck %s
+// RUN: remat-opt %s --remat-lower-to-cpu=results-to-out-params=true | FileCheck %s --check-prefix=OUT
+
+// CHECK-NOT: remat.
+// CHECK-NOT: linalg.
+// CHECK-NOT: memref.
+// CHECK-LABEL: llvm.func @gelu(
+// CHECK-SAME: -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+// CHECK: llvm.call @malloc
+// CHECK: llvm.call @erff
+// CHECK-NOT: llvm.fpext
+// CHECK: llvm.return
+
+// OUT-LABEL: llvm.func @gelu(
+// OUT-SAME: {{%[a-z0-9]+}}: !llvm.ptr, {{%[a-z0-9]+}}: !llvm.ptr, {{%[a-z0-9]+}}: i64, {{%[a-z0-9]+}}: i64, {{%[a-z0-9]+}}: i64,
+// OUT-SAME: {{%[a-z0-9]+}}: !llvm.ptr, {{%[a-z0-9]+}}: !llvm.ptr, {{%[a-z0-9]+}}: i64, {{%[a-z0-9]+}}: i64, {{%[a-z0-9]+}}: i64) {
+// OUT-NOT: -> !llvm.struct
+// OUT: llvm.call @erff
+// OUT: llvm.return{{$}}
+func.func @gelu(%x: tensor<16xbf16>) -> tensor<16xbf16> {
+  %y = remat.gelu %x : tensor<16xbf16>
+  return %y : tensor<16xbf16>
+}
