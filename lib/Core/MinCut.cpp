@@ -15,6 +15,7 @@
 
 #include "PlannerInternal.h"
 
+#include "absl/numeric/int128.h"
 #include "absl/strings/str_cat.h"
 
 #include <algorithm>
@@ -188,20 +189,27 @@ absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context) {
   // Among cuts of equal bytes, prefer saving graph inputs (0), then values
   // backward reads anyway (1), then intermediates (2): fewer recomputations,
   // as PyTorch's distance-to-backward bias does.
-  int64_t numCandidates = 0, totalBytes = 0;
+  // Each value's bytes are capped at kByteCap and the total is summed in 128
+  // bits: sizes saturated at INT64_MAX must neither overflow nor make a
+  // finite cut look infinite (found by Stress.SaturatedTensorSizes).
+  constexpr int64_t kByteCap = kInfinite >> 2;
+  auto cappedBytes = [&](size_t id) {
+    return std::min(context.tables.valueBytes[id], kByteCap);
+  };
+  int64_t numCandidates = 0;
+  absl::int128 totalBytes = 0;
   for (size_t id = 0; id < numValues; ++id) {
     if (!isCandidate(id))
       continue;
     ++numCandidates;
-    int64_t bytes = context.tables.valueBytes[id];
-    totalBytes = bytes > (kInfinite >> 2) - totalBytes ? (kInfinite >> 2)
-                                                       : totalBytes + bytes;
+    totalBytes += cappedBytes(id);
   }
-  // Scale bytes down on graphs too large for exact tie-breaking in 62 bits.
+  // Scale bytes down so that all finite capacities together, tie-breaks
+  // included, stay below kInfinite; exact tie-breaking on all but huge
+  // graphs.
   int64_t tieRange = 2 * numCandidates + 1;
   int64_t divisor = 1;
-  while (totalBytes / divisor > 0 &&
-         (totalBytes / divisor) > ((kInfinite >> 2) / tieRange))
+  while (totalBytes / divisor > kByteCap / tieRange)
     divisor *= 2;
   auto capacityOf = [&](size_t id) -> Capacity {
     ValueId value = static_cast<ValueId>(id);
@@ -209,13 +217,13 @@ absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context) {
     if (graphValue.inputRole) {
       if (*graphValue.inputRole != InputRole::Input)
         return 0; // parameters and RNG state are always available
-      return context.tables.valueBytes[id] / divisor * tieRange;
+      return cappedBytes(id) / divisor * tieRange;
     }
     if (constraints.isOutput[id])
       return 0; // live until the end anyway
     if (constraints.forcedRecompute(value))
       return kInfinite;
-    return context.tables.valueBytes[id] / divisor * tieRange +
+    return cappedBytes(id) / divisor * tieRange +
            (constraints.needed[id] ? 1 : 2);
   };
 

@@ -68,9 +68,11 @@ std::string_view toString(Decision decision) {
 
 absl::StatusOr<MemoryBudget> parseMemoryBudget(std::string_view text) {
   absl::string_view trimmed = absl::StripAsciiWhitespace(asAbsl(text));
+  // Quote what the user wrote: `trimmed` loses its unit suffix below.
+  const absl::string_view written = trimmed;
   auto bad = [&](std::string_view why) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "memory budget '", trimmed, "': ", asAbsl(why),
+        "memory budget '", written, "': ", asAbsl(why),
         "; write bytes (\"1073741824\", \"512MiB\", \"2GB\"), a fraction "
         "between recompute-all and save-all (\"0.5\"), or a fraction of the "
         "save-all peak (\"0.8peak\")"));

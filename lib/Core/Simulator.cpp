@@ -10,6 +10,7 @@
 
 #include "remat/Core/Simulator.h"
 
+#include "absl/numeric/int128.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
@@ -254,7 +255,10 @@ absl::StatusOr<SimulationResult> simulate(const Graph &graph,
     instances[instance].lastRead = numEvents - 1;
   }
 
-  std::vector<int64_t> delta(numEvents + 1, 0);
+  // Live bytes are summed in 128 bits: tensor sizes saturate at INT64_MAX,
+  // and a few of those live at once would overflow int64 (found by
+  // fuzz/PlannerFuzzer.cpp). The peak is reported saturated.
+  std::vector<absl::int128> delta(numEvents + 1, 0);
   for (const Instance &instance : instances) {
     int64_t bytes = tables.valueBytes[instance.value];
     delta[instance.producedAt] += bytes;
@@ -264,11 +268,13 @@ absl::StatusOr<SimulationResult> simulate(const Graph &graph,
         graph.value(instance.value).outputRole == OutputRole::None)
       result.savedBytes = saturatingAdd(result.savedBytes, bytes);
   }
-  int64_t live = 0;
+  const absl::int128 maxBytes = std::numeric_limits<int64_t>::max();
+  absl::int128 live = 0;
   for (int64_t e = 0; e < numEvents; ++e) {
     live += delta[e];
-    if (live > result.peakBytes) {
-      result.peakBytes = live;
+    int64_t liveBytes = static_cast<int64_t>(std::min(live, maxBytes));
+    if (liveBytes > result.peakBytes) {
+      result.peakBytes = liveBytes;
       result.peakStep = static_cast<size_t>(eventToStep[e]);
     }
   }

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with clang 22 (ASan + UBSan + coverage on
+# remat's code) in build-fuzz/ and runs each for a bounded time:
+#
+#   scripts/fuzz.sh [SECONDS_PER_FUZZER]    (default 600)
+#
+# remat-planner-fuzzer decodes bytes into joint graphs and planning options
+# and checks the plan invariants; remat-mlir-fuzzer runs .mlir text through
+# parse -> verify -> remat-plan -> remat-partition -> verify. Corpora live in
+# build-fuzz/corpus/ (the MLIR one is seeded from test/ and examples/). A
+# crash leaves its input in build-fuzz/findings/; once fixed, copy it to
+# test/fuzz-regressions/{planner,mlir}/ so ctest replays it in every build.
+# See docs/Reliability.md.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+seconds=${1:-600}
+build=${REMAT_FUZZ_BUILD_DIR:-$root/build-fuzz}
+llvm=/usr/lib/llvm-22
+jobs=${REMAT_FUZZ_JOBS:-$(nproc)}
+
+if [[ ! -x $llvm/bin/clang++ ]]; then
+  echo "fuzz.sh: $llvm/bin/clang++ not found; install clang-22 (scripts/setup.sh lists it)" >&2
+  exit 1
+fi
+
+# Werror stays off here: clang 22 warns about MLIR's generated code (unused
+# parameters) that g++, the compiler the project gates on, accepts.
+if [[ ! -f $build/CMakeCache.txt ]]; then
+  cmake -G Ninja -S "$root" -B "$build" \
+    -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_C_COMPILER=$llvm/bin/clang -DCMAKE_CXX_COMPILER=$llvm/bin/clang++ \
+    -DMLIR_DIR=$llvm/lib/cmake/mlir -DLLVM_EXTERNAL_LIT=$llvm/bin/lit \
+    -DREMAT_ENABLE_FUZZERS=ON -DREMAT_WERROR=OFF -DREMAT_BUILD_BENCHMARKS=OFF
+fi
+ninja -C "$build" -j "$jobs" remat-planner-fuzzer remat-mlir-fuzzer
+
+# Seeds: the regression inputs, plus for the MLIR fuzzer every .mlir test and
+# example under 16 KiB (bigger files slow each run without adding syntax).
+mkdir -p "$build/corpus/planner" "$build/corpus/mlir" "$build/findings"
+cp -n "$root"/test/fuzz-regressions/planner/* "$build/corpus/planner/" 2>/dev/null || true
+cp -n "$root"/test/fuzz-regressions/mlir/* "$build/corpus/mlir/" 2>/dev/null || true
+find "$root/test" "$root/examples" -name '*.mlir' -size -16k -print0 |
+  while IFS= read -r -d '' file; do
+    cp -n "$file" "$build/corpus/mlir/$(echo "$file" | md5sum | cut -c1-16).mlir"
+  done
+
+status=0
+run() {
+  local name=$1 corpus=$2
+  shift 2
+  echo "== $name for ${seconds}s"
+  (cd "$build/findings" &&
+    UBSAN_OPTIONS=print_stacktrace=1 ASAN_OPTIONS=detect_leaks=0 \
+      "$build/bin/$name" "$corpus" -max_total_time="$seconds" \
+      -print_final_stats=1 -timeout=30 -rss_limit_mb=4096 "$@") || status=1
+}
+run remat-planner-fuzzer "$build/corpus/planner" -max_len=4096
+# MLIR dictionary entries help the mutator keep inputs parseable.
+run remat-mlir-fuzzer "$build/corpus/mlir" -max_len=16384 \
+  -dict="$root/fuzz/mlir.dict"
+if [[ $status -ne 0 ]]; then
+  echo "fuzz.sh: a fuzzer found a failure; the input is in $build/findings/" >&2
+fi
+exit $status

@@ -1,0 +1,236 @@
+//===- ErrorMessagesTest.cpp - Every user-facing core error, verbatim -----===//
+//
+// Part of remat. The planning core's errors are its user interface: the
+// passes print them as they are. Each test here triggers one error and
+// compares the whole message and the status code, so a change to a message
+// is a deliberate edit of this catalogue (docs/Reliability.md). The IR-level
+// errors of the passes and tools are in test/Errors/.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PlannerTestUtil.h"
+#include "TestGraphs.h"
+
+#include "remat/Core/CostModel.h"
+#include "remat/Core/Planner.h"
+
+#include "gtest/gtest.h"
+
+#include <string>
+
+namespace remat {
+namespace {
+
+void expectError(const absl::Status &status, absl::StatusCode code,
+                 const std::string &message) {
+  EXPECT_EQ(status.code(), code) << status;
+  EXPECT_EQ(std::string(status.message()), message);
+}
+
+constexpr absl::StatusCode kInvalid = absl::StatusCode::kInvalidArgument;
+
+//===----------------------------------------------------------------------===//
+// Options: strategy, budget, policy, target
+//===----------------------------------------------------------------------===//
+
+TEST(ErrorMessages, UnknownStrategy) {
+  expectError(parseStrategy("fastest").status(), kInvalid,
+              "unknown strategy 'fastest'; valid strategies: save-all, "
+              "recompute-all, min-cut, budget, optimal");
+}
+
+constexpr const char *kBudgetHelp =
+    "; write bytes (\"1073741824\", \"512MiB\", \"2GB\"), a fraction between "
+    "recompute-all and save-all (\"0.5\"), or a fraction of the save-all peak "
+    "(\"0.8peak\")";
+
+TEST(ErrorMessages, MemoryBudget) {
+  expectError(parseMemoryBudget("  ").status(), kInvalid,
+              std::string("memory budget '': empty") + kBudgetHelp);
+  expectError(parseMemoryBudget("lots").status(), kInvalid,
+              std::string("memory budget 'lots': not a non-negative integer "
+                          "number of bytes") +
+                  kBudgetHelp);
+  expectError(parseMemoryBudget("-5").status(), kInvalid,
+              std::string("memory budget '-5': not a non-negative integer "
+                          "number of bytes") +
+                  kBudgetHelp);
+  expectError(parseMemoryBudget("1.5").status(), kInvalid,
+              std::string("memory budget '1.5': a fraction must lie in [0, 1] "
+                          "(for bytes write an integer or add a unit)") +
+                  kBudgetHelp);
+  expectError(parseMemoryBudget("0.5e").status(), kInvalid,
+              std::string("memory budget '0.5e': not a number") + kBudgetHelp);
+  expectError(parseMemoryBudget("-2GiB").status(), kInvalid,
+              std::string("memory budget '-2GiB': '-2' is not a non-negative "
+                          "number") +
+                  kBudgetHelp);
+  expectError(parseMemoryBudget("9000000TiB").status(), kInvalid,
+              std::string("memory budget '9000000TiB': too large") +
+                  kBudgetHelp);
+  // One past INT64_MAX bytes does not parse as an int64.
+  expectError(parseMemoryBudget("9223372036854775808").status(), kInvalid,
+              std::string("memory budget '9223372036854775808': not a "
+                          "non-negative integer number of bytes") +
+                  kBudgetHelp);
+  expectError(parseMemoryBudget("0peak").status(), kInvalid,
+              std::string("memory budget '0peak': the fraction before 'peak' "
+                          "must be a positive number") +
+                  kBudgetHelp);
+}
+
+TEST(ErrorMessages, NamePolicy) {
+  expectError(parseNamePolicy("save_most").status(), kInvalid,
+              "unknown checkpoint policy 'save_most'; valid policies: "
+              "save_only_these_names, save_any_names_but_these, "
+              "dots_saveable, nothing_saveable, everything_saveable (the "
+              "first two take names: save_only_these_names:a,b)");
+  expectError(parseNamePolicy("dots_saveable:q").status(), kInvalid,
+              "checkpoint policy 'dots_saveable' takes no names; drop ':q'");
+  expectError(parseNamePolicy("save_only_these_names").status(), kInvalid,
+              "checkpoint policy 'save_only_these_names' needs names: write "
+              "'save_only_these_names:name1,name2'");
+  expectError(parseNamePolicy("save_only_these_names:q,,k").status(), kInvalid,
+              "checkpoint policy 'save_only_these_names:q,,k' has an empty "
+              "name; separate names with single commas");
+  expectError(parseNamePolicy("save_any_names_but_these:q,q").status(),
+              kInvalid,
+              "checkpoint policy 'save_any_names_but_these:q,q' lists 'q' "
+              "twice");
+}
+
+TEST(ErrorMessages, Target) {
+  expectError(getTargetPreset("tpu").status(), kInvalid,
+              "unknown target 'tpu'; valid targets: h100, h200, a100, mi300x, "
+              "cpu (or a JSON file, see docs/Planner.md)");
+  expectError(parseTargetJson(R"({"base": "h100", "bandwith": 1})").status(),
+              kInvalid,
+              "target JSON, line 1, column 18: unknown field \"bandwith\"; "
+              "valid fields: name, base, matmul_flops_f64, matmul_flops_f32, "
+              "matmul_flops_16, matmul_flops_i8, vector_flops_f64, "
+              "vector_flops_f32, vector_flops_16, memory_bandwidth, "
+              "launch_overhead_us");
+  expectError(parseTargetJson(R"({"base": "tpu"})").status(), kInvalid,
+              "target JSON, line 1, column 2: unknown base \"tpu\"; valid "
+              "bases: h100, h200, a100, mi300x, cpu");
+  expectError(
+      parseTargetJson(R"({"base": "h100", "launch_overhead_us": -1})").status(),
+      kInvalid,
+      "target JSON, line 1, column 18: field \"launch_overhead_us\" is -1; it "
+      "must be non-negative");
+  expectError(parseTargetJson(R"({"base": "h100", "base": "a100"})").status(),
+              kInvalid,
+              "target JSON, line 1, column 18: field \"base\" is given twice");
+}
+
+//===----------------------------------------------------------------------===//
+// Graphs and plans
+//===----------------------------------------------------------------------===//
+
+/// x -> a = tanh(x) -> backward reads a and the tangent.
+Graph smallJointGraph(Tags tags,
+                      ComputeClass computeClass = ComputeClass::Pointwise) {
+  test::GraphBuilder builder(DType::F32);
+  ValueId x = builder.input("x", {4});
+  ValueId a =
+      builder.op("act", "tanh", computeClass, {x}, builder.type({4}), "a");
+  builder.producer(a).tags = tags;
+  builder.graph().markOutput(a, OutputRole::Output);
+  ValueId dy = builder.input("dy", {4}, InputRole::Tangent);
+  ValueId dx = builder.op("act_bwd", "tanh_bwd", ComputeClass::Pointwise,
+                          {dy, a}, builder.type({4}));
+  builder.graph().markOutput(dx, OutputRole::Gradient);
+  return builder.take();
+}
+
+TEST(ErrorMessages, OperandOutOfRange) {
+  Graph graph;
+  graph.addInput("x", TensorType{{4}, DType::F32}, InputRole::Input);
+  GraphOp op;
+  op.name = "bad";
+  op.kind = "tanh";
+  op.operands = {3};
+  expectError(graph.addOp(op, {TensorType{{4}, DType::F32}}).status(), kInvalid,
+              "op 0 'bad' (tanh): operand 0 refers to value 3, but only "
+              "values 0..0 exist; add an operand's producer (or graph input) "
+              "before the op that reads it");
+}
+
+TEST(ErrorMessages, ContradictoryTags) {
+  Tags tags;
+  tags.neverRecompute = true;
+  tags.mustRecompute = true;
+  expectError(planRematerialization(smallJointGraph(tags),
+                                    test::optionsFor(Strategy::MinCut))
+                  .status(),
+              kInvalid,
+              "op pointwise act is tagged both never_recompute and "
+              "must_recompute; remove one of the two tags");
+}
+
+TEST(ErrorMessages, MustRecomputeRandomWithoutRngState) {
+  Tags tags;
+  tags.mustRecompute = true;
+  expectError(planRematerialization(smallJointGraph(tags, ComputeClass::Random),
+                                    test::optionsFor(Strategy::MinCut))
+                  .status(),
+              kInvalid,
+              "op random act is tagged must_recompute, but it is a random op "
+              "whose RNG state is not a graph input, so a recomputation would "
+              "draw different numbers; pass its seed/offset as a graph input "
+              "with role rng, or drop the tag");
+}
+
+TEST(ErrorMessages, PolicyNamesUnknownValue) {
+  PlanOptions options = test::optionsFor(Strategy::MinCut);
+  options.policy = *parseNamePolicy("save_only_these_names:query");
+  expectError(planRematerialization(smallJointGraph({}), options).status(),
+              kInvalid,
+              "checkpoint policy save_only_these_names:query names 'query', "
+              "but no forward value has that name; forward names: a");
+}
+
+TEST(ErrorMessages, BudgetStrategyWithoutBudget) {
+  expectError(planRematerialization(smallJointGraph({}),
+                                    test::optionsFor(Strategy::Budget))
+                  .status(),
+              kInvalid,
+              "strategy budget needs a memory budget: give bytes (\"2GiB\"), "
+              "a fraction between recompute-all and save-all (\"0.5\"), or a "
+              "fraction of the save-all peak (\"0.8peak\")");
+  expectError(planRematerialization(smallJointGraph({}),
+                                    test::optionsFor(Strategy::Optimal))
+                  .status(),
+              kInvalid,
+              "strategy optimal needs a memory budget (bytes, \"0.5\" or "
+              "\"0.8peak\")");
+}
+
+TEST(ErrorMessages, InfeasibleBudget) {
+  PlanOptions options = test::optionsFor(Strategy::Budget);
+  options.budget = *parseMemoryBudget("0");
+  expectError(planRematerialization(smallJointGraph({}), options).status(),
+              absl::StatusCode::kResourceExhausted,
+              "memory budget 0 B (0 bytes) is infeasible: the smallest "
+              "activation peak the budget strategy reaches is 32 B (32 bytes; "
+              "save-all needs 32 B); raise the budget to at least 32 bytes, or "
+              "allow more recomputation (a checkpoint policy or must_recompute "
+              "tags lift the automatic bans)");
+}
+
+TEST(ErrorMessages, ForwardOpReadsBackward) {
+  test::GraphBuilder builder(DType::F32);
+  ValueId x = builder.input("x", {4});
+  ValueId dy = builder.input("dy", {4}, InputRole::Tangent);
+  ValueId mixed = builder.op("mix", "add", ComputeClass::Pointwise, {x, dy},
+                             builder.type({4}));
+  builder.producer(mixed).phase = Phase::Forward;
+  builder.graph().markOutput(mixed, OutputRole::Gradient);
+  expectError(classify(builder.graph()).status(), kInvalid,
+              "op 0 'mix' (add) is marked phase forward but reads value 1 "
+              "'dy', which is a tangent; forward cannot depend on backward: "
+              "drop the explicit phase or mark the op backward");
+}
+
+} // namespace
+} // namespace remat
