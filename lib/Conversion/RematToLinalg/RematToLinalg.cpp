@@ -13,6 +13,9 @@
 #include "remat/Dialect/Remat/IR/RematOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace remat {
@@ -61,7 +64,32 @@ struct RematLowerToLinalgPass final
     RewritePatternSet patterns(context);
     populateRematToLinalgPatterns(patterns);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    giveRepeatedResultsTheirOwnTensor(module);
+  }
+
+private:
+  /// A function may return one value twice: a partitioned forward returns an
+  /// output that is also saved for backward. Bufferizing results into
+  /// caller-provided buffers needs every result to be a tensor of its own, so
+  /// each repeat returns a copy.
+  static void giveRepeatedResultsTheirOwnTensor(ModuleOp module) {
+    module.walk([](func::ReturnOp ret) {
+      llvm::SmallPtrSet<Value, 8> seen;
+      OpBuilder builder(ret);
+      for (OpOperand &operand : ret->getOpOperands()) {
+        Value result = operand.get();
+        auto type = dyn_cast<RankedTensorType>(result.getType());
+        if (!type || seen.insert(result).second)
+          continue;
+        Value empty = tensor::EmptyOp::create(
+            builder, ret.getLoc(), type.getShape(), type.getElementType());
+        operand.set(linalg::CopyOp::create(builder, ret.getLoc(),
+                                           ValueRange{result},
+                                           ValueRange{empty})
+                        ->getResult(0));
+      }
+    });
   }
 };
 
