@@ -26,6 +26,12 @@ std::string banPhrase(const Graph &graph, OpId op, AutoBan ban) {
   std::string what = describeOpForUser(graph, op);
   switch (ban) {
   case AutoBan::ComputeIntensive:
+    // Untagged: the automatic ban on compute-intensive classes applies. Say
+    // so, and how to lift it, rather than naming a tag the user never set.
+    return absl::StrCat(what,
+                        " which is compute-intensive (matmul, conv and "
+                        "attention are not recomputed automatically; a "
+                        "policy or must_recompute can allow it)");
   case AutoBan::NoAutoRecompute:
     return absl::StrCat(what, " which is no_auto_recompute");
   case AutoBan::LargeReduction:

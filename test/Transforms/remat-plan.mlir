@@ -111,7 +111,7 @@ func.func @exp_chain(%x: tensor<8xf32> {remat.role = "input"},
 // rebuilt as z - skip from values available anyway.
 
 // MINCUT-LABEL: func.func @residual
-// MINCUT: remat.matmul {{.*}}remat.decision = ["save"], remat.name = "h", remat.reason = ["saved: recomputing it needs matmul h which is no_auto_recompute"]
+// MINCUT: remat.matmul {{.*}}remat.decision = ["save"], remat.name = "h", remat.reason = ["saved: recomputing it needs matmul h which is compute-intensive (matmul, conv and attention are not recomputed automatically; a policy or must_recompute can allow it)"]
 
 // INEXACT-LABEL: func.func @residual
 // INEXACT-SAME: uses_inexact_derivation = true
