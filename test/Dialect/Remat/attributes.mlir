@@ -12,6 +12,8 @@
 // RUN: remat-opt %t/plan-valid.mlir | remat-opt | FileCheck %t/plan-valid.mlir --check-prefix=PLAN
 // RUN: remat-opt %t/plan-valid.mlir -mlir-print-op-generic | remat-opt | FileCheck %t/plan-valid.mlir --check-prefix=PLAN
 // RUN: remat-opt %t/plan-invalid.mlir -split-input-file -verify-diagnostics
+// RUN: remat-opt %t/import-valid.mlir | remat-opt | FileCheck %t/import-valid.mlir --check-prefix=IMPORT
+// RUN: remat-opt %t/import-invalid.mlir -split-input-file -verify-diagnostics
 
 //--- valid.mlir
 
@@ -347,6 +349,36 @@ func.func @tag_on_result(%a: tensor<8xf32>) -> (tensor<8xf32> {remat.prefer_save
   return %a : tensor<8xf32>
 }
 
+// -----
+
+// expected-error @+1 {{argument #0: 'remat.role' must be a string, e.g. {remat.role = "param"}}}
+func.func @argument_role_not_a_string(%a: tensor<8xf32> {remat.role = 3}) -> tensor<8xf32> {
+  return %a : tensor<8xf32>
+}
+
+// -----
+
+// expected-error @+1 {{result #0: 'remat.role' must be a string, e.g. {remat.role = "grad"}}}
+func.func @result_role_not_a_string(%a: tensor<8xf32>) -> (tensor<8xf32> {remat.role = 3}) {
+  return %a : tensor<8xf32>
+}
+
+// -----
+
+// expected-error @+1 {{result #0 has 'remat.grad_of' but role 'output'; only a {remat.role = "grad"} result is a gradient}}
+func.func @grad_of_on_output(%a: tensor<8xf32> {remat.role = "input"}, %t: tensor<8xf32> {remat.role = "tangent"})
+    -> (tensor<8xf32> {remat.role = "output", remat.grad_of = 0}) attributes {remat.graph = "joint"} {
+  return %a : tensor<8xf32>
+}
+
+// -----
+
+// expected-error @+1 {{result #0 is the gradient of argument #1, whose role is 'tangent'; gradients are of "input" or "param" arguments}}
+func.func @grad_of_tangent(%a: tensor<8xf32> {remat.role = "input"}, %t: tensor<8xf32> {remat.role = "tangent"})
+    -> (tensor<8xf32> {remat.role = "grad", remat.grad_of = 1}) attributes {remat.graph = "joint"} {
+  return %a : tensor<8xf32>
+}
+
 //--- plan-valid.mlir
 
 // The plan attributes that remat-plan and remat-partition write: per-result
@@ -482,4 +514,44 @@ func.func @unknown_stage(%a: tensor<8xf32>) -> tensor<8xf32> attributes {remat.s
 // expected-error @+1 {{'remat.saved_values' must be an array of value names}}
 func.func @saved_values_not_names(%a: tensor<8xf32>) -> tensor<8xf32> attributes {remat.saved_values = [1, 2]} {
   return %a : tensor<8xf32>
+}
+
+//--- import-valid.mlir
+
+// Graphs imported with profiled facts (e.g. Checkmate's JSON) state each op's
+// phase and measured time; a joint function whose ops carry a phase needs no
+// tangent argument.
+// IMPORT-LABEL: func.func @imported
+// IMPORT-SAME: attributes {remat.graph = "joint"}
+// IMPORT: remat.exp %arg0 {remat.fixed_time_us = 1.250000e+01 : f64, remat.phase = "forward"}
+// IMPORT: remat.mul %{{.*}}, %{{.*}} {remat.phase = "backward"}
+func.func @imported(%x: tensor<4xf32> {remat.role = "input"})
+    -> (tensor<4xf32> {remat.role = "output"}) attributes {remat.graph = "joint"} {
+  %a = remat.exp %x {remat.phase = "forward", remat.fixed_time_us = 12.5 : f64} : tensor<4xf32>
+  %b = remat.mul %a, %a {remat.phase = "backward"} : tensor<4xf32>
+  return %b : tensor<4xf32>
+}
+
+//--- import-invalid.mlir
+
+func.func @unknown_phase(%a: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'remat.phase' must be "forward" or "backward", e.g. {remat.phase = "backward"}}}
+  %0 = remat.add %a, %a {remat.phase = "middle"} : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @negative_time(%a: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'remat.fixed_time_us' must be a non-negative float (a measured time in microseconds), e.g. {remat.fixed_time_us = 12.5 : f64}}}
+  %0 = remat.add %a, %a {remat.fixed_time_us = -1.0 : f64} : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @time_not_a_float(%a: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'remat.fixed_time_us' must be a non-negative float (a measured time in microseconds), e.g. {remat.fixed_time_us = 12.5 : f64}}}
+  %0 = math.exp %a {remat.fixed_time_us = "fast"} : tensor<8xf32>
+  return %0 : tensor<8xf32>
 }

@@ -287,7 +287,11 @@ LogicalResult RematDialect::verifyRegionArgAttribute(Operation *op,
                               "(remat-plan also writes 'remat.decision' and "
                               "'remat.reason')";
   auto role = dyn_cast<StringAttr>(attr.getValue());
-  StringRef value = role ? role.getValue() : "";
+  if (!role)
+    return op->emitError() << "argument #" << argIndex
+                           << ": 'remat.role' must be a string, e.g. "
+                              "{remat.role = \"param\"}";
+  StringRef value = role.getValue();
   if (value != "input" && value != "param" && value != "tangent" &&
       value != "rng")
     return op->emitError() << "argument #" << argIndex
@@ -310,6 +314,22 @@ LogicalResult RematDialect::verifyRegionResultAttribute(Operation *op,
       return op->emitError()
              << "result #" << resultIndex
              << ": 'remat.grad_of' must be the index of a function argument";
+    auto resultRole =
+        func.getResultAttrOfType<StringAttr>(resultIndex,
+                                             RoleAttrHelper::getNameStr());
+    if (resultRole && resultRole.getValue() != "grad")
+      return op->emitError()
+             << "result #" << resultIndex << " has 'remat.grad_of' but role '"
+             << resultRole.getValue()
+             << "'; only a {remat.role = \"grad\"} result is a gradient";
+    auto argRole = func.getArgAttrOfType<StringAttr>(
+        index.getInt(), RoleAttrHelper::getNameStr());
+    if (argRole && argRole.getValue() != "input" &&
+        argRole.getValue() != "param")
+      return op->emitError()
+             << "result #" << resultIndex << " is the gradient of argument #"
+             << index.getInt() << ", whose role is '" << argRole.getValue()
+             << "'; gradients are of \"input\" or \"param\" arguments";
     return success();
   }
   if (name != RoleAttrHelper::getNameStr())
@@ -317,7 +337,11 @@ LogicalResult RematDialect::verifyRegionResultAttribute(Operation *op,
                            << resultIndex
                            << "; only 'remat.role' and 'remat.grad_of' are";
   auto role = dyn_cast<StringAttr>(attr.getValue());
-  StringRef value = role ? role.getValue() : "";
+  if (!role)
+    return op->emitError() << "result #" << resultIndex
+                           << ": 'remat.role' must be a string, e.g. "
+                              "{remat.role = \"grad\"}";
+  StringRef value = role.getValue();
   if (value != "output" && value != "grad")
     return op->emitError() << "result #" << resultIndex
                            << " has unknown role '" << value
