@@ -9,36 +9,25 @@
 #include "remat/Dialect/Remat/IR/RematDialect.h"
 
 #include "mlir/IR/Builders.h"
-#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 
 namespace remat {
 
+// The spellings are the core's (remat::toString), so reports, attributes and
+// the C++ API never disagree.
 StringRef decisionSpelling(Decision decision) {
-  switch (decision) {
-  case Decision::Save:
-    return "save";
-  case Decision::Recompute:
-    return "recompute";
-  case Decision::Derive:
-    return "derive";
-  case Decision::NotNeeded:
-    return "not-needed";
-  case Decision::Input:
-    return "input";
-  }
-  return "?";
+  std::string_view spelling = toString(decision);
+  return StringRef(spelling.data(), spelling.size());
 }
 
 std::optional<Decision> parseDecision(StringRef spelling) {
-  return llvm::StringSwitch<std::optional<Decision>>(spelling)
-      .Case("save", Decision::Save)
-      .Case("recompute", Decision::Recompute)
-      .Case("derive", Decision::Derive)
-      .Case("not-needed", Decision::NotNeeded)
-      .Case("input", Decision::Input)
-      .Default(std::nullopt);
+  for (Decision decision : {Decision::Save, Decision::Recompute,
+                            Decision::Derive, Decision::NotNeeded,
+                            Decision::Input})
+    if (decisionSpelling(decision) == spelling)
+      return decision;
+  return std::nullopt;
 }
 
 std::optional<InverseKind> parseInverseKind(StringRef spelling) {
