@@ -114,9 +114,12 @@ TEST(LlamaLayer, MatmulReasonNamesTheOp) {
   Plan plan = test::planOrDie(graph, test::optionsFor(Strategy::MinCut));
   ValueId query = test::valueNamed(graph, "query_proj");
   EXPECT_EQ(test::decisionOf(plan, query), Decision::Save);
+  // query_proj carries no tag: the automatic ban on compute-intensive ops
+  // is what applies, and the reason says so.
   EXPECT_EQ(test::reasonOf(plan, query),
             "saved: recomputing it needs matmul query_proj which is "
-            "no_auto_recompute");
+            "compute-intensive (matmul, conv and attention are not recomputed "
+            "automatically; a policy or must_recompute can allow it)");
   ValueId norm = test::valueNamed(graph, "post_attention_norm");
   EXPECT_EQ(test::decisionOf(plan, norm), Decision::Recompute);
   EXPECT_EQ(test::reasonOf(plan, norm),
