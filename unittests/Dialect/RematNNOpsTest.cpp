@@ -7,55 +7,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "remat/Dialect/Remat/IR/RematDialect.h"
-#include "remat/Dialect/Remat/IR/RematOps.h"
-
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-
-#include "gtest/gtest.h"
-
-#include <string>
+#include "PlannerFactsTest.h"
 
 using namespace mlir;
 
 namespace {
 
-class RematNNOpsTest : public ::testing::Test {
-protected:
-  RematNNOpsTest() {
-    context.loadDialect<remat::RematDialect, func::FuncDialect>();
-  }
-
-  /// Parses `body` as the body of a function with the given arguments; the
-  /// module must also verify, so a shape mistake in a test shows up here.
-  void parse(const std::string &arguments, const std::string &body) {
-    std::string source =
-        "func.func @f(" + arguments + ") {\n" + body + "\n  return\n}\n";
-    module = parseSourceString<ModuleOp>(source, &context);
-    ASSERT_TRUE(module) << "failed to parse or verify:\n" << source;
-  }
-
-  /// The op tagged {remat.name = name}, as the planner sees it.
-  remat::PlannerOpInterface op(llvm::StringRef name) {
-    remat::PlannerOpInterface found;
-    if (!module)
-      return found; // parse() already reported the failure.
-    module->walk([&](Operation *candidate) {
-      auto tag = candidate->getAttrOfType<StringAttr>("remat.name");
-      if (tag && tag.getValue() == name)
-        found = dyn_cast<remat::PlannerOpInterface>(candidate);
-    });
-    EXPECT_TRUE(found) << "no op implementing PlannerOpInterface named "
-                       << name.str();
-    return found;
-  }
-
-  MLIRContext context;
-  OwningOpRef<ModuleOp> module;
-};
+class RematNNOpsTest : public remat::test::PlannerFactsTest {};
 
 TEST_F(RematNNOpsTest, SdpaCountsTheTwoMatmulsAndHalvesThemWhenCausal) {
   // Llama-2-7B attention: batch 1, 32 heads, sequence 4096, head_dim 128.

@@ -6,64 +6,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "remat/Dialect/Remat/IR/RematOps.h"
-#include "remat/Dialect/Remat/IR/RematDialect.h"
-
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-
-#include "gtest/gtest.h"
-
-#include <string>
+#include "PlannerFactsTest.h"
 
 using namespace mlir;
 
 namespace {
 
-class RematOpsTest : public ::testing::Test {
-protected:
-  RematOpsTest() {
-    context.loadDialect<remat::RematDialect, func::FuncDialect,
-                        arith::ArithDialect>();
-  }
-
-  /// Parses `body` as the body of a function with the given signature and
-  /// keeps the module alive for the test.
-  void parse(const std::string &arguments, const std::string &body) {
-    std::string source =
-        "func.func @f(" + arguments + ") {\n" + body + "\n  return\n}\n";
-    module = parseSourceString<ModuleOp>(source, &context);
-    ASSERT_TRUE(module) << "failed to parse:\n" << source;
-  }
-
-  /// The op tagged {remat.name = name}, as the planner sees it.
-  remat::PlannerOpInterface op(llvm::StringRef name) {
-    remat::PlannerOpInterface found;
-    if (!module)
-      return found; // parse() already reported the failure.
-    module->walk([&](Operation *candidate) {
-      auto tag = candidate->getAttrOfType<StringAttr>("remat.name");
-      if (tag && tag.getValue() == name)
-        found = dyn_cast<remat::PlannerOpInterface>(candidate);
-    });
-    EXPECT_TRUE(found) << "no op implementing PlannerOpInterface named "
-                       << name.str();
-    return found;
-  }
-
-  std::vector<remat::InverseRule> rules(llvm::StringRef name) {
-    llvm::SmallVector<remat::InverseRule> collected;
-    if (remat::PlannerOpInterface planned = op(name))
-      planned.getInverseRules(collected);
-    return {collected.begin(), collected.end()};
-  }
-
-  MLIRContext context;
-  OwningOpRef<ModuleOp> module;
-};
+class RematOpsTest : public remat::test::PlannerFactsTest {};
 
 TEST_F(RematOpsTest, MatmulAndLinearCountTwoFlopsPerMultiplyAdd) {
   parse("%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %q: tensor<2x4x3x8xbf16>, "
