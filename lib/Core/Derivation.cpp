@@ -14,6 +14,15 @@
 #include <numeric>
 
 namespace remat::detail {
+namespace {
+
+/// Element types whose inexact derivations stay within a few ulps of the
+/// value: at least f32's 24-bit significand (integers only have exact rules).
+bool hasWideSignificand(DType type) {
+  return type != DType::F16 && type != DType::BF16;
+}
+
+} // namespace
 
 std::vector<DerivationChoice>
 chooseDerivations(const PlanContext &context, const std::vector<uint8_t> &keep,
@@ -85,6 +94,19 @@ chooseDerivations(const PlanContext &context, const std::vector<uint8_t> &keep,
                                   derivation.from.end(), [&](ValueId source) {
                                     return source != value && anchored(source);
                                   });
+        // An inexact rule cancels: `a = c - b` loses the bits of `a` that
+        // `c` and `b` share, about 2^-p of the larger operand for a p-bit
+        // significand. With f32/f64 that stays near rounding; with bf16
+        // (8 bits) or f16 (11) a small value beside a large one (a residual
+        // branch beside the residual stream) comes back mostly wrong, so
+        // 16-bit floats are never derived inexactly.
+        if (usable && !derivation.exact)
+          usable = hasWideSignificand(graph.value(value).type.dtype) &&
+                   std::all_of(derivation.from.begin(), derivation.from.end(),
+                               [&](ValueId source) {
+                                 return hasWideSignificand(
+                                     graph.value(source).type.dtype);
+                               });
         if (usable) {
           best = std::move(derivation);
           break;

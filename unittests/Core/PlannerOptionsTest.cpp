@@ -222,6 +222,8 @@ TEST(PlannerBudget, PeakAndTimeAreMonotonicInTheBudget) {
   for (bool regularizer : {false, true}) {
     test::LlamaOptions llama;
     llama.mlpOutputRegularizer = regularizer;
+    // f32, so that the inexact derivation of mlpwo is a candidate.
+    llama.dtype = regularizer ? DType::F32 : DType::BF16;
     Graph graph = test::buildLlamaLayer(llama);
     PlanOptions options = test::optionsFor(Strategy::Budget);
     options.allowInexactDerivation = regularizer;

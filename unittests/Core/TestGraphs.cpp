@@ -254,7 +254,7 @@ Graph buildLlamaLayer(const LlamaOptions &options) {
   const int64_t s = options.shape.s, b = options.shape.b, h = options.shape.h,
                 a = options.shape.a;
   const int64_t ffn = (8 * h) / 3;
-  GraphBuilder builder(DType::BF16);
+  GraphBuilder builder(options.dtype);
   TensorType act = builder.type({s, b, h});
   TensorType actFfn = builder.type({s, b, ffn});
 

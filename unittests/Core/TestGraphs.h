@@ -88,6 +88,8 @@ struct LlamaOptions {
   bool mlpOutputRegularizer = false;
   /// Declare inverse rules (inexact, floating point) on the residual adds.
   bool residualInverseRules = true;
+  /// Element type of activations and weights.
+  DType dtype = DType::BF16;
 };
 
 /// A Llama-style decoder layer with MaxText's names: decoder_layer_input,

@@ -177,6 +177,7 @@ TEST(LlamaLayer, MlpwoOutputIsNotNeeded) {
 TEST(LlamaLayer, ResidualValueIsDerivedWhenInexactDerivationIsAllowed) {
   test::LlamaOptions llama;
   llama.mlpOutputRegularizer = true;
+  llama.dtype = DType::F32;
   Graph graph = test::buildLlamaLayer(llama);
   ValueId mlpwo = test::valueNamed(graph, "mlpwo");
   PlanOptions exactOnly = test::optionsFor(Strategy::MinCut);
@@ -196,10 +197,10 @@ TEST(LlamaLayer, ResidualValueIsDerivedWhenInexactDerivationIsAllowed) {
   ASSERT_TRUE(decision && decision->derivation);
   EXPECT_FALSE(decision->derivation->exact);
   EXPECT_EQ(decision->derivation->rule.kind, InverseKind::SubtractOther);
-  // Saving it cost s*b*h bf16 values; the derivation costs no memory.
+  // Saving it cost s*b*h f32 values; the derivation costs no memory.
   const test::LayerShape shape = llama.shape;
   EXPECT_EQ(saved.simulation.savedBytes - derived.simulation.savedBytes,
-            2 * shape.s * shape.b * shape.h);
+            4 * shape.s * shape.b * shape.h);
   EXPECT_EQ(derived.simulation.numDerivations, 1);
   EXPECT_LE(derived.simulation.peakBytes, saved.simulation.peakBytes);
 
@@ -213,6 +214,32 @@ TEST(LlamaLayer, ResidualValueIsDerivedWhenInexactDerivationIsAllowed) {
   EXPECT_EQ(test::decisionOf(exactPlan, mlpwo), Decision::Derive);
   EXPECT_EQ(test::reasonOf(exactPlan, mlpwo), "derived as layer_out - h");
   EXPECT_FALSE(exactPlan.usesInexactDerivation);
+}
+
+TEST(LlamaLayer, SixteenBitValuesAreNeverDerivedInexactly) {
+  // `mlpwo = layer_out - h` in bf16 cancels most of mlpwo's 8 significand
+  // bits (executed: gradients off by up to 16x), so even with inexact
+  // derivation allowed the bf16 layer saves mlpwo; exact rules still apply.
+  for (DType dtype : {DType::BF16, DType::F16}) {
+    test::LlamaOptions llama;
+    llama.mlpOutputRegularizer = true;
+    llama.dtype = dtype;
+    Graph graph = test::buildLlamaLayer(llama);
+    ValueId mlpwo = test::valueNamed(graph, "mlpwo");
+    PlanOptions inexact = test::optionsFor(Strategy::MinCut);
+    inexact.allowInexactDerivation = true;
+    Plan plan = test::planOrDie(graph, inexact);
+    EXPECT_EQ(test::decisionOf(plan, mlpwo), Decision::Save) << toString(dtype);
+    EXPECT_FALSE(plan.usesInexactDerivation) << toString(dtype);
+
+    for (size_t id = 0; id < graph.numOps(); ++id)
+      for (InverseRule &rule :
+           graph.mutableOp(static_cast<OpId>(id)).inverseRules)
+        rule.exact = true;
+    Plan exactPlan = test::planOrDie(graph, inexact);
+    EXPECT_EQ(test::decisionOf(exactPlan, mlpwo), Decision::Derive)
+        << toString(dtype);
+  }
 }
 
 } // namespace
