@@ -7,9 +7,12 @@ package here, not a pip one):
 
 `export_joint_graph(fn_or_module, example_inputs)` traces the forward and
 backward together with AOTAutograd and returns `.mlir` text that remat-opt
-parses and verifies; see docs/Importers.md.
+parses and verifies; `checkpoint(fn, *args, policy=...)` marks a checkpoint
+region whose ops the exporter tags; see docs/Importers.md.
 """
 
 from remat_torch.joint import ExportError, JointExport, export_joint, export_joint_graph
+from remat_torch.regions import checkpoint
 
-__all__ = ["ExportError", "JointExport", "export_joint", "export_joint_graph"]
+__all__ = ["ExportError", "JointExport", "checkpoint", "export_joint",
+           "export_joint_graph"]

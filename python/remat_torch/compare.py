@@ -150,23 +150,23 @@ def remat_side(export, remat_opt, param_names):
             recomputed = _recomputed_ops(f.read(), export.function,
                                          _forward_op_names(export.joint,
                                                            export.num_fwd_outputs))
-    plan_seconds = None
-    for line in run.stderr.splitlines():
-        parts = line.split()
-        if parts and parts[-1] == "RematPlanPass" and plan_seconds is None:
-            try:
-                plan_seconds = float(parts[0])
-            except ValueError:
-                pass
+    timings = _pass_timings(run.stderr)
+    plan_seconds = timings.get("RematPlanPass")
+    partition_seconds = timings.get("RematPartitionPass")
     joint_nodes = {n.name: n for n in export.joint.graph.nodes}
     values = plan["values"]
     labels = export.argument_labels
     saved_names, extra = [], {}
+    rng = set(export.rng_arguments)
     for v in values:
         if v["decision"] == "save":
             saved_names.append(v["name"])
             extra[v["name"]] = v["bytes"]
         elif v["decision"] == "input":
+            # RNG state the exporter added (dropout seed/offsets) is not
+            # counted: PyTorch keeps its generator state outside the graph.
+            if v["name"] in rng:
+                continue
             placeholder = labels.get(v["name"], v["name"])
             if placeholder not in param_names:
                 saved_names.append(placeholder)
@@ -175,8 +175,29 @@ def remat_side(export, remat_opt, param_names):
         "saved bytes": storage_bytes(saved_names, export.joint, param_names, extra),
         "recomputed ops": len(recomputed),
         "recompute FLOPs": sum(node_flops(joint_nodes[name]) for name in recomputed),
-        "planning time (s)": plan_seconds if plan_seconds is not None else wall,
-    }, plan
+        # Deciding and splitting, as PyTorch's partition function does both:
+        # the plan and partition passes, in-process (no parsing, printing or
+        # process start; those are in "process wall").
+        "planning time (s)": (plan_seconds + partition_seconds
+                              if None not in (plan_seconds, partition_seconds)
+                              else wall),
+    }, plan, {"plan pass (s)": plan_seconds,
+              "partition pass (s)": partition_seconds,
+              "remat-opt total (s)": timings.get("Total"),
+              "process wall (s)": wall}
+
+
+def _pass_timings(stderr):
+    """Seconds per line of -mlir-timing's report ("0.0123 ( 4.5%)  Name")."""
+    timings = {}
+    for line in stderr.splitlines():
+        parts = line.split()
+        if len(parts) >= 2 and parts[-1] not in timings:
+            try:
+                timings[parts[-1]] = float(parts[0])
+            except ValueError:
+                pass
+    return timings
 
 
 def _recomputed_ops(partitioned, function, forward_ops):
@@ -216,11 +237,19 @@ def _format(value):
     return str(value)
 
 
-def compare(module, example_inputs, remat_opt, out=sys.stdout):
+def compare(module, example_inputs, remat_opt, out=sys.stdout, details=None):
+    """Prints the side-by-side table; returns (pytorch, remat) rows. When
+    `details` is a dict it receives the joint graph's node count and remat's
+    timing breakdown."""
     export = export_joint(module, example_inputs, partitioner="min_cut", warn=False)
     params = _param_placeholders(export)
-    ours, plan = remat_side(export, remat_opt, params)
+    ours, plan, timing = remat_side(export, remat_opt, params)
     theirs = torch_side(export, params)
+    if details is not None:
+        details.update(timing)
+        details["joint nodes"] = sum(1 for n in export.joint.graph.nodes
+                                     if n.op == "call_function")
+        details["remat ops"] = export.mlir.count("\n    %")
     rows = list(theirs)
     width = max(len(r) for r in rows) + 2
     out.write(f"{'':{width}}{'pytorch min-cut':>18}{'remat min-cut':>18}{'remat/pytorch':>16}\n")
@@ -234,7 +263,58 @@ def compare(module, example_inputs, remat_opt, out=sys.stdout):
         out.write(f"{row:{width}}{_format(a):>18}{_format(b):>18}{ratio:>16}\n")
     if export.unmapped:
         out.write("unmapped ATen ops (opaque in remat): " + ", ".join(export.unmapped) + "\n")
+    if export.declined:
+        out.write("ATen ops kept opaque (use does not match the typed op): " +
+                  ", ".join(sorted(export.declined)) + "\n")
     return theirs, ours
+
+
+def speed_summary(theirs, ours, details):
+    """One line: how much faster remat partitions, in-process and counting
+    the whole remat-opt process."""
+    torch_s = theirs["planning time (s)"]
+    remat_s = ours["planning time (s)"]
+    wall = details.get("process wall (s)")
+    parts = [f"joint graph: {details.get('joint nodes')} FX nodes, "
+             f"{details.get('remat ops')} remat ops"]
+    if torch_s and remat_s:
+        parts.append(f"speed: PyTorch partition {torch_s:.3f} s, remat plan + "
+                     f"partition passes {remat_s:.4f} s: {torch_s / remat_s:.0f}x")
+    if torch_s and wall:
+        parts.append(f"whole remat-opt process (start, parse, verify, plan, "
+                     f"report, partition, print) {wall:.3f} s: "
+                     f"{torch_s / wall:.1f}x")
+    return "; ".join(parts)
+
+
+def markdown(theirs, ours, details):
+    """The comparison as markdown tables, with the two goals judged."""
+    lines = [f"Joint graph: {details.get('joint nodes')} FX nodes (ATen ops), "
+             f"{details.get('remat ops')} remat ops after export.", "",
+             "| | PyTorch min-cut | remat min-cut | remat / PyTorch |",
+             "| --- | ---: | ---: | ---: |"]
+    for row in theirs:
+        a, b = theirs[row], ours[row]
+        ratio = f"{b / a:.3g}" if isinstance(a, (int, float)) and a and \
+            isinstance(b, (int, float)) else "n/a"
+        lines.append(f"| {row} | {_format(a)} | {_format(b)} | {ratio} |")
+    lines += ["", "| remat-opt, one process | seconds |", "| --- | ---: |"]
+    for key in ("plan pass (s)", "partition pass (s)", "remat-opt total (s)",
+                "process wall (s)"):
+        lines.append(f"| {key[:-4]} | {_format(details.get(key))} |")
+    torch_s, remat_s = theirs["planning time (s)"], ours["planning time (s)"]
+    wall = details.get("process wall (s)")
+    lines += ["", "| goal | measured | verdict |", "| --- | --- | --- |"]
+    if torch_s and remat_s:
+        speed = torch_s / remat_s
+        lines.append(f"| >= 100x faster than PyTorch's partitioner | {speed:.0f}x "
+                     f"(plan + partition passes); {torch_s / wall:.1f}x counting "
+                     f"the whole remat-opt process | "
+                     f"{'met' if speed >= 100 else 'missed'} |")
+    saved_a, saved_b = theirs["saved bytes"], ours["saved bytes"]
+    lines.append(f"| saved bytes no more than PyTorch | {saved_b} vs {saved_a} | "
+                 f"{'met' if saved_b <= saved_a else 'missed'} |")
+    return "\n".join(lines) + "\n"
 
 
 def main(argv=None):
@@ -243,10 +323,26 @@ def main(argv=None):
         description="Compare PyTorch's min-cut partitioner with remat-plan "
                     "on the same AOTAutograd joint graph.")
     add_model_arguments(parser)
+    parser.add_argument("--json", metavar="FILE",
+                        help="also write both columns, the graph size and "
+                             "remat's timing breakdown as JSON")
+    parser.add_argument("--markdown", metavar="FILE",
+                        help="also write the tables and the goals (>= 100x "
+                             "faster, no more saved bytes) as markdown "
+                             "(scripts/bench.sh puts it in docs/benchmarks.md)")
     args = parser.parse_args(argv)
     module, inputs = build_model(args, parser)
     remat_opt = find_remat_opt(args.remat_opt, parser)
-    theirs, ours = compare(module, inputs, remat_opt)
+    details = {}
+    theirs, ours = compare(module, inputs, remat_opt, details=details)
+    print(speed_summary(theirs, ours, details))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"pytorch": theirs, "remat": ours, "remat timing": details},
+                      f, indent=2)
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(markdown(theirs, ours, details))
     if args.check_saved_bytes and ours["saved bytes"] > theirs["saved bytes"]:
         print(f"remat saves more bytes than PyTorch ({ours['saved bytes']} > "
               f"{theirs['saved bytes']})", file=sys.stderr)

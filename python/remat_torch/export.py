@@ -28,6 +28,10 @@ _DTYPES = {"float32": torch.float32, "float16": torch.float16,
            "int64": torch.int64}
 
 
+SIZES = ("layers", "dim", "heads", "hidden", "seq", "batch", "channels",
+         "size", "depth", "vocab")
+
+
 def add_model_arguments(parser):
     parser.add_argument("model", help="built-in model (" + ", ".join(MODELS) +
                         ") or MODULE:FACTORY")
@@ -36,10 +40,11 @@ def add_model_arguments(parser):
                         help="shape of one example input (repeat per input)")
     parser.add_argument("--dtype", default="float32", choices=sorted(_DTYPES),
                         help="dtype of the example inputs")
-    for size in ("layers", "dim", "heads", "hidden", "seq", "batch",
-                 "channels", "size", "depth"):
+    for size in SIZES:
         parser.add_argument(f"--{size}", type=int,
                             help=f"built-in models: {size}")
+    parser.add_argument("--dropout", type=float,
+                        help="built-in models: dropout probability (text_block)")
     parser.add_argument("--remat-opt", help="remat-opt binary (default: "
                         "build/bin/remat-opt, then PATH)")
     parser.add_argument("--check-saved-bytes", action="store_true",
@@ -49,9 +54,7 @@ def add_model_arguments(parser):
 def build_model(args, parser):
     """(module or function, example inputs) from the command line."""
     if args.model in MODELS:
-        sizes = {k: getattr(args, k) for k in ("layers", "dim", "heads", "hidden",
-                                                "seq", "batch", "channels",
-                                                "size", "depth")
+        sizes = {k: getattr(args, k) for k in SIZES + ("dropout",)
                  if getattr(args, k) is not None}
         try:
             return MODELS[args.model](**sizes)

@@ -18,6 +18,8 @@ import torch.fx
 
 from remat_torch import ops as op_table
 from remat_torch.capture import capture_joint
+from remat_torch.nn_ops import find_cpu_dropouts, lower_cpu_dropout
+from remat_torch.regions import marker_kind, node_tags
 
 
 class ExportError(Exception):
@@ -126,8 +128,14 @@ class JointExport:
     capture: object = None
     num_fwd_outputs: int = 0
     param_count: int = 0
-    # Argument value name (loc) -> joint placeholder name.
+    # Argument value name (loc) -> joint placeholder name (rng arguments
+    # the exporter added map to themselves).
     argument_labels: Dict[str, str] = field(default_factory=dict)
+    # ATen op -> ["node: reason", ...] for uses a typed mapping declined
+    # (exported as remat.opaque).
+    declined: Dict[str, List[str]] = field(default_factory=dict)
+    # Labels of the rng arguments (dropout seed and offsets).
+    rng_arguments: List[str] = field(default_factory=list)
 
 
 class Emitter:
@@ -137,7 +145,22 @@ class Emitter:
         self.counter = 0
         self.values: Dict[str, object] = {}  # fx node name -> Value or list
         self.unmapped: Dict[str, int] = {}
+        # ATen op -> "node: reason" for uses a typed mapping declined.
+        self.declined: Dict[str, List[str]] = {}
         self.argument_labels: Dict[str, str] = {}  # value name -> placeholder
+        self.first_extra_argument = 0  # set to the placeholder count
+        self.rng_arguments: Dict[str, Value] = {}  # label -> argument
+        # Tags (remat.must_recompute, ...) for every op emitted for the
+        # node being lowered (checkpoint regions).
+        self.tags: List[str] = []
+
+    def rng_argument(self, label):
+        """A rank-0 i64 argument with remat.role = "rng" (a dropout's seed or
+        offset), appended after the tangents; one per label."""
+        if label not in self.rng_arguments:
+            index = self.first_extra_argument + len(self.rng_arguments)
+            self.rng_arguments[label] = Value(f"%arg{index}", (), torch.int64)
+        return self.rng_arguments[label]
 
     def fresh(self):
         self.counter += 1
@@ -159,8 +182,12 @@ class Emitter:
             props = " <{" + ", ".join(k if v is None else f"{k} = {v}"
                                       for k, v in inherent.items()) + "}>"
         attrs = ""
+        discardable = dict(discardable or {})
+        for tag in self.tags:
+            discardable[tag] = None
         if discardable:
-            attrs = " {" + ", ".join(f"{k} = {v}" for k, v in discardable.items()) + "}"
+            attrs = " {" + ", ".join(k if v is None else f"{k} = {v}"
+                                     for k, v in discardable.items()) + "}"
         operand_types = ", ".join(v.type for v in operands)
         result_types = ", ".join(v.type for v in result_values)
         if len(result_values) != 1:
@@ -196,6 +223,12 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
         raise ExportError("the joint graph has no tangents_* placeholder: "
                           "trace a function whose output requires grad")
     emitter = Emitter(function_name)
+    emitter.first_extra_argument = len(placeholders)
+    try:
+        tags = node_tags(graph, op_table.packet)
+    except ValueError as error:
+        raise ExportError(str(error)) from None
+    dropouts = find_cpu_dropouts(graph)
     arguments = []
     for index, node in enumerate(placeholders):
         meta = _meta_of(node)
@@ -232,6 +265,17 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
         if node.op != "call_function":
             raise ExportError(f"node '{node.name}' is a {node.op}; the joint "
                               "graph should hold call_function nodes only")
+        if marker_kind(node) is not None or \
+                (op_table.packet(node) in ("detach", "alias") and
+                 len(node.args) == 1 and not node.kwargs):
+            # A checkpoint-region marker, detach and alias are identities
+            # on values: the node's value is its input's (a region's tags
+            # went on the region's ops).
+            emitter.values[node.name] = emitter.values[node.args[0].name]
+            continue
+        dropout = dropouts.get(node.name)
+        if dropout == "skip":  # the mask chain of a CPU dropout
+            continue
         if node.target is __import__("operator").getitem:
             source, index = node.args
             produced = emitter.values.get(source.name)
@@ -251,7 +295,16 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
         results = meta if isinstance(meta, list) else [meta]
         if any(r is not None and r[1] not in _DTYPES for r in results):
             raise ExportError(f"{where}: result dtype has no remat equivalent")
-        op_table.lower_node(emitter, node, results, where)
+        emitter.tags = tags.get(node.name, [])
+        if dropout is not None:
+            value = lower_cpu_dropout(emitter, node, dropout, results)
+            if value is None:
+                raise ExportError(f"{where}: the dropout product does not "
+                                  "match its forward dropout")
+            emitter.values[node.name] = value
+        else:
+            op_table.lower_node(emitter, node, results, where)
+        emitter.tags = []
 
     if output_node is None:
         raise ExportError("the joint graph has no output node")
@@ -273,6 +326,10 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
         returned.append(value)
         result_attrs.append(f"{value.type} {attrs}")
 
+    for label, value in emitter.rng_arguments.items():
+        emitter.argument_labels[label] = label
+        arguments.append(f"{value.ssa}: {value.type} {{remat.role = \"rng\"}}"
+                         f" loc({_string(label)})")
     header = (f"  func.func @{function_name}({', '.join(arguments)}) -> "
               f"({', '.join(result_attrs)}) attributes {{remat.graph = \"joint\"}} {{")
     body = "\n".join(emitter.lines)
@@ -280,6 +337,8 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
            f"{', '.join(v.type for v in returned)}")
     text = "module {\n" + header + "\n" + body + "\n" + ret + "\n  }\n}\n"
     graph_to_mlir.last_argument_labels = dict(emitter.argument_labels)
+    graph_to_mlir.last_declined = {k: list(v) for k, v in emitter.declined.items()}
+    graph_to_mlir.last_rng_arguments = list(emitter.rng_arguments)
     return text, sorted(emitter.unmapped)
 
 
@@ -320,9 +379,16 @@ def export_joint(fn_or_module, example_inputs, *, function_name="joint",
                                    primal_names=primal_names,
                                    param_count=param_count,
                                    num_fwd_outputs=capture.num_fwd_outputs)
+    declined = graph_to_mlir.last_declined
     if unmapped and warn:
         warnings.warn("remat_torch: ATen ops without a mapping, exported as "
                       "remat.opaque with estimated costs: " + ", ".join(unmapped))
+    if declined and warn:
+        warnings.warn("remat_torch: ATen ops exported as remat.opaque because "
+                      "this use does not match the typed op exactly (the graph "
+                      "plans but does not lower): " +
+                      "; ".join(f"{op} ({', '.join(reasons)})"
+                                for op, reasons in sorted(declined.items())))
     names = {n.name: n.name for n in capture.joint.graph.nodes
              if n.op == "call_function"}
     num_primals = sum(1 for n in capture.joint.graph.nodes
@@ -332,7 +398,8 @@ def export_joint(fn_or_module, example_inputs, *, function_name="joint",
                        else len(outputs) - num_primals)
     return JointExport(text, function_name, capture.joint, unmapped, names,
                        capture, num_fwd_outputs, param_count,
-                       graph_to_mlir.last_argument_labels)
+                       graph_to_mlir.last_argument_labels, declined,
+                       graph_to_mlir.last_rng_arguments)
 
 
 def export_joint_graph(fn_or_module, example_inputs, function_name="joint") -> str:

@@ -123,6 +123,45 @@ class ConvBlock(nn.Module):
         return torch.relu(self.bn2(self.conv2(y)) + x).sum()
 
 
+class PoolBlock(nn.Module):
+    """A ResNet stem and basic block with pooling: conv (stride 2, bias) ->
+    batch norm -> relu -> max pool (3, stride 2, padding 1) -> conv ->
+    batch norm + residual -> relu -> average pool (2) -> adaptive average
+    pool to 2x2."""
+
+    def __init__(self, channels):
+        super().__init__()
+        self.stem = nn.Conv2d(3, channels, 3, stride=2, padding=1)
+        self.bn0 = nn.BatchNorm2d(channels)
+        self.pool = nn.MaxPool2d(3, stride=2, padding=1)
+        self.conv = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(channels)
+        self.avg = nn.AvgPool2d(2)
+        self.head = nn.AdaptiveAvgPool2d(2)
+
+    def forward(self, x):
+        y = self.pool(torch.relu(self.bn0(self.stem(x))))
+        y = torch.relu(self.bn1(self.conv(y)) + y)
+        return self.head(self.avg(y)).sum()
+
+
+class TextBlock(nn.Module):
+    """Token embedding -> LayerNorm -> dropout -> linear -> GELU -> LayerNorm,
+    summed (the ops of a transformer's input and MLP path)."""
+
+    def __init__(self, vocab, dim, hidden, dropout):
+        super().__init__()
+        self.embed = nn.Embedding(vocab, dim)
+        self.norm = nn.LayerNorm(dim)
+        self.drop = nn.Dropout(dropout)
+        self.fc = nn.Linear(dim, hidden)
+        self.out_norm = nn.LayerNorm(hidden)
+
+    def forward(self, ids):
+        h = self.drop(self.norm(self.embed(ids)))
+        return self.out_norm(F.gelu(self.fc(h))).sum()
+
+
 class _Summed(nn.Module):
     def __init__(self, inner):
         super().__init__()
@@ -155,5 +194,15 @@ def resnet(depth=18, size=32, batch=2, classes=10):
     return _Summed(factory(num_classes=classes)), (torch.randn(batch, 3, size, size),)
 
 
+def pool_block(channels=8, size=32, batch=2):
+    return PoolBlock(channels), (torch.randn(batch, 3, size, size),)
+
+
+def text_block(dim=32, hidden=64, seq=8, batch=2, vocab=50, dropout=0.1):
+    return (TextBlock(vocab, dim, hidden, dropout),
+            (torch.randint(0, vocab, (batch, seq)),))
+
+
 MODELS = {"mlp": mlp, "llama": llama, "gpt2_block": gpt2_block,
-          "conv_block": conv_block, "resnet": resnet}
+          "conv_block": conv_block, "pool_block": pool_block,
+          "text_block": text_block, "resnet": resnet}

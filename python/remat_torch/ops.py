@@ -20,6 +20,13 @@ UNARY = {
 }
 BINARY = {"add": "remat.add", "sub": "remat.sub", "mul": "remat.mul",
           "div": "remat.div"}
+# ATen activation backward (grad, output-or-input) -> remat op; the second
+# operand is the forward output for sigmoid/tanh and the input for silu/gelu,
+# as in both signatures.
+ACTIVATION_BACKWARD = {"sigmoid_backward": "remat.sigmoid_backward",
+                       "tanh_backward": "remat.tanh_backward",
+                       "silu_backward": "remat.silu_backward",
+                       "gelu_backward": "remat.gelu_backward"}
 VIEW_RESHAPE = {"view", "_unsafe_view", "_reshape_alias", "reshape",
                 "unsqueeze", "squeeze", "flatten", "alias"}
 
@@ -70,6 +77,8 @@ CLASSES = {
     "gather": "pointwise", "scatter_add": "pointwise", "split": "pointwise",
     "split_with_sizes": "pointwise",
 }
+FLOAT_DTYPES = (torch.float32, torch.float16, torch.bfloat16)
+
 FLOPS_PER_ELEMENT = {"normalization": 5, "pointwise": 1, "random": 2,
                      "view": 0, "reduction": 0, "other": 1}
 
@@ -114,6 +123,18 @@ def estimate_flops(node, name, results, operands):
     return float(FLOPS_PER_ELEMENT.get(klass, 1) * out)
 
 
+def exact_f64(value):
+    """An f64 attribute that round-trips `value` exactly (MLIR float
+    literals need a '.', so 1e-05 is written 1.0e-05)."""
+    text = repr(float(value))
+    if not math.isfinite(float(value)):
+        raise ValueError(f"non-finite attribute value {value!r}")
+    mantissa, _, exponent = text.partition("e")
+    if "." not in mantissa:
+        mantissa += ".0"
+    return mantissa + ("e" + exponent if exponent else "") + " : f64"
+
+
 def _name_attr(node):
     return {"remat.name": '"' + node.name + '"'}
 
@@ -137,12 +158,13 @@ def _broadcast_to(emitter, value, shape, node):
 
 def _typed(emitter, node, name, results, where):
     """Emits a typed op and returns its values, or None to fall back."""
-    from remat_torch.joint import format_f64
+    format_f64 = exact_f64
 
     if len(results) != 1 or results[0] is None:
         return None
     shape, dtype = results[0]
-    is_float = dtype in (torch.float32, torch.float16, torch.bfloat16, torch.float64)
+    # Remat's float tensors are f32, f16 and bf16 (no f64).
+    is_float = dtype in FLOAT_DTYPES
     args = node.args
     vals = emitter.values
 
@@ -269,11 +291,34 @@ def _typed(emitter, node, name, results, where):
         if keepdim:
             inherent["keepdim"] = None
         return one(f"remat.{name}", [x], inherent)
+    if name in ACTIVATION_BACKWARD and is_float:
+        g, other = val(args[0]), val(args[1])
+        if g is not None and other is not None and \
+                g.shape == other.shape == shape and g.dtype == other.dtype == dtype:
+            inherent = None
+            if name == "gelu_backward":
+                approximate = node.kwargs.get("approximate",
+                                              args[2] if len(args) > 2 else "none")
+                if approximate not in ("none", "tanh"):
+                    return None
+                inherent = {"approximate": f'"{approximate}"'}
+            elif len(args) != 2:
+                return None
+            return one(ACTIVATION_BACKWARD[name], [g, other], inherent)
     return None
 
 
 def lower_node(emitter, node, results, where):
+    from remat_torch.nn_ops import lower_nn
+
     name = packet(node)
+    typed = lower_nn(emitter, node, name, results)
+    if typed is not None:
+        if results_are_tuple(node):
+            emitter.values[node.name] = typed
+        else:
+            emitter.values[node.name] = typed[0]
+        return
     typed = _typed(emitter, node, name, results, where)
     if typed is not None:
         emitter.values[node.name] = typed[0]
