@@ -18,6 +18,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -48,12 +49,18 @@ struct GPULoweringOptions {
   std::string chip;
   std::string features; // NVVM only
   std::string format;   // isa, bin (fatbin: NVVM only)
-  std::string toolkit;  // ROCDL only: folder holding llvm/bin/ld.lld
+  /// NVVM: the CUDA toolkit (libdevice, ptxas; empty: $CUDA_ROOT, ...).
+  /// ROCDL: a folder holding llvm/bin/ld.lld.
+  std::string toolkit;
   int64_t threadsPerBlock = 128;
+  /// NVVM only: tensor results become trailing out-parameters.
+  bool resultsToOutParams = false;
 };
 
-/// remat-lower-to-linalg, bufferization, loops mapped to blocks and threads,
-/// kernel outlining and upstream's NVVM pipeline; emits gpu.binary.
+/// remat-lower-to-linalg, bufferization, buffer deallocation, loops mapped
+/// to blocks and threads, host buffers in managed memory, kernel outlining
+/// and upstream's NVVM pass sequence; emits gpu.binary. The host code runs
+/// with the mgpu* CUDA runtime functions (lib/Runner/CudaRuntime.cpp).
 void buildLowerToNVVMPipeline(mlir::OpPassManager &pm,
                               const GPULoweringOptions &options);
 

@@ -73,6 +73,14 @@ def RematLowerToNVVMPass : Pass<"remat-lower-to-nvvm", "::mlir::ModuleOp"> {
     emitted). Every linalg op becomes one kernel. The kernels are naive:
     one thread per output element, reductions as sequential loops in that
     thread; docs/Lowering.md says what is not yet fast.
+
+    The host code is runnable: intermediates are freed by the
+    ownership-based buffer deallocation pipeline, and
+    `remat-gpu-managed-memory` puts every host buffer in managed memory
+    (`gpu.alloc host_shared`), so kernels and the host's own scalar
+    accesses (dropout seed and offset, rank-0 fills) use the same buffers.
+    The host code calls the `mgpu*` runtime functions of MLIR's CUDA
+    wrappers; `remat-run --device=cuda` provides them (lib/Runner).
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
@@ -85,6 +93,13 @@ def RematLowerToNVVMPass : Pass<"remat-lower-to-nvvm", "::mlir::ModuleOp"> {
     Option<"threadsPerBlock", "threads-per-block", "int64_t",
            /*default=*/"128",
            "Tile size of the innermost parallel dimension, mapped to threads">,
+    Option<"toolkit", "toolkit", "std::string", /*default=*/"\"\"",
+           "CUDA toolkit folder: libdevice from nvvm/libdevice, ptxas from "
+           "bin (empty: $CUDA_ROOT, $CUDA_HOME or $CUDA_PATH)">,
+    Option<"resultsToOutParams", "results-to-out-params", "bool",
+           /*default=*/"false",
+           "Turn tensor results into trailing out-parameters that the caller "
+           "allocates (the calling convention of remat-run)">,
   ];
 }
 
@@ -111,6 +126,35 @@ def RematLowerToROCDLPass : Pass<"remat-lower-to-rocdl", "::mlir::ModuleOp"> {
     Option<"threadsPerBlock", "threads-per-block", "int64_t",
            /*default=*/"128",
            "Tile size of the innermost parallel dimension, mapped to threads">,
+  ];
+}
+
+def RematGPUManagedMemoryPass
+    : Pass<"remat-gpu-managed-memory", "::mlir::func::FuncOp"> {
+  let summary = "Allocate the host code's buffers in managed memory "
+                "(gpu.alloc host_shared)";
+  let description = [{
+    For host code whose loops became `gpu.launch` kernels: a buffer from
+    `memref.alloc` lives in host memory, where a kernel cannot read it, and
+    one from the device allocator could not be read by the host code that
+    remains (dropout's seed and offset, fills of rank-0 tensors). This pass
+    rewrites every host-side (outside kernels)
+
+    * `memref.alloc` into `gpu.alloc host_shared` (managed memory,
+      `cuMemAllocManaged`), reachable from both sides;
+    * `memref.alloca` the same way, freed at the end of its block;
+    * `memref.dealloc` into `gpu.dealloc` on a fresh stream followed by a
+      wait (the lowering of `gpu.dealloc` needs the asynchronous form);
+    * `memref.get_global` (constants, host memory) into a managed buffer
+      that the constant is copied into, freed at the end of its block.
+
+    Kernel launches without async tokens are synchronous, so host accesses
+    between them see the kernels' writes. Buffers must have identity
+    layouts (what the remat pipelines' bufferization produces).
+  }];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect",
   ];
 }
 

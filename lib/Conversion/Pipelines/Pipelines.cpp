@@ -15,7 +15,6 @@
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/GPU/Pipelines/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -67,10 +66,29 @@ void addHostToLLVM(OpPassManager &pm) {
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
+/// Tensor results as caller-allocated out-parameters (the runner's calling
+/// convention); result buffers are written in place, not copied.
+void addResultsToOutParams(OpPassManager &pm) {
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  outParams.modifyPublicFunctions = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+}
+
 /// Bufferized linalg to gpu.launch: loops mapped to blocks/threads, then
 /// affine index arithmetic lowered (convert-parallel-loops-to-gpu leaves
-/// affine.apply, which the GPU lowerings cannot translate otherwise).
-void addLoopsToGPU(OpPassManager &pm, int64_t threadsPerBlock) {
+/// affine.apply, which the GPU lowerings cannot translate otherwise). With
+/// `deallocate`, the ownership-based deallocation pipeline frees
+/// intermediates first, while the ops are linalg ops whose memory effects
+/// it knows (it cannot see through gpu.launch); the clones it makes of
+/// returned buffers that a function does not own become copies, and every
+/// copy a linalg op, hence a kernel.
+void addLoopsToGPU(OpPassManager &pm, int64_t threadsPerBlock,
+                   bool deallocate) {
+  if (deallocate) {
+    bufferization::buildBufferDeallocationPipeline(pm);
+    pm.addPass(createConvertBufferizationToMemRefPass());
+  }
   pm.addNestedPass<func::FuncOp>(createRematMemrefCopyToLinalgPass());
   RematMapLoopsToGPUPassOptions map;
   map.threadsPerBlock = threadsPerBlock;
@@ -84,12 +102,8 @@ void addLoopsToGPU(OpPassManager &pm, int64_t threadsPerBlock) {
 
 void buildLowerToCPUPipeline(OpPassManager &pm, bool resultsToOutParams) {
   addLinalgAndBufferization(pm);
-  if (resultsToOutParams) {
-    bufferization::BufferResultsToOutParamsPassOptions outParams;
-    outParams.hoistStaticAllocs = true;
-    outParams.modifyPublicFunctions = true;
-    pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
-  }
+  if (resultsToOutParams)
+    addResultsToOutParams(pm);
   pm.addNestedPass<func::FuncOp>(createRematMemrefCopyToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   bufferization::buildBufferDeallocationPipeline(pm);
@@ -99,18 +113,56 @@ void buildLowerToCPUPipeline(OpPassManager &pm, bool resultsToOutParams) {
 void buildLowerToNVVMPipeline(OpPassManager &pm,
                               const GPULoweringOptions &options) {
   addLinalgAndBufferization(pm);
-  addLoopsToGPU(pm, options.threadsPerBlock);
-  gpu::GPUToNVVMPipelineOptions nvvm;
-  nvvm.cubinChip = options.chip;
-  nvvm.cubinFeatures = options.features;
-  nvvm.cubinFormat = options.format;
-  gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+  if (options.resultsToOutParams)
+    addResultsToOutParams(pm);
+  addLoopsToGPU(pm, options.threadsPerBlock, /*deallocate=*/true);
+  pm.addNestedPass<func::FuncOp>(createRematGPUManagedMemoryPass());
+
+  // Upstream's gpu-lower-to-nvvm-pipeline (MLIR 22), pass for pass, composed
+  // here so that the toolkit path reaches gpu-module-to-binary (the upstream
+  // pipeline has no option for it: libdevice and ptxas would come from the
+  // environment only).
+  pm.addPass(createConvertNVGPUToNVVMPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertNVVMToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  GpuNVVMAttachTargetOptions attach;
+  attach.chip = options.chip;
+  attach.features = options.features;
+  pm.addPass(createGpuNVVMAttachTarget(attach));
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createArithToLLVMConversionPass());
+  ConvertIndexToLLVMPassOptions index;
+  index.indexBitwidth = 64;
+  pm.addPass(createConvertIndexToLLVMPass(index));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  ConvertGpuOpsToNVVMOpsOptions kernels;
+  kernels.indexBitwidth = 64;
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(kernels));
+  pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
+  pm.addPass(createGpuToLLVMConversionPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = options.format;
+  binary.toolkitPath = options.toolkit;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
 void buildLowerToROCDLPipeline(OpPassManager &pm,
                                const GPULoweringOptions &options) {
   addLinalgAndBufferization(pm);
-  addLoopsToGPU(pm, options.threadsPerBlock);
+  // Not runnable here (no HIP runtime to call), so intermediates are not
+  // freed: the sequence stays the one that was checked to compile.
+  addLoopsToGPU(pm, options.threadsPerBlock, /*deallocate=*/false);
   pm.addPass(createGpuKernelOutliningPass());
   // The ROCm device libraries (__ocml_*) are not installed here: kernels get
   // polynomial approximations instead of library calls.
@@ -174,7 +226,9 @@ struct RematLowerToNVVMPass final
     options.chip = chip;
     options.features = features;
     options.format = format;
+    options.toolkit = toolkit;
     options.threadsPerBlock = threadsPerBlock;
+    options.resultsToOutParams = resultsToOutParams;
     buildLowerToNVVMPipeline(pm, options);
   }
 };
