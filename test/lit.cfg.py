@@ -49,6 +49,20 @@ if os.path.exists(os.path.join(config.llvm_tools_dir, "ld.lld")):
     config.available_features.add("ld.lld")
 config.substitutions.append(("%llvm_root", os.path.dirname(config.llvm_tools_dir)))
 
+# remat-run --device=cuda runs kernels through the NVIDIA driver: tests that
+# need a GPU say REQUIRES: cuda-gpu (unsupported on these GPU-less machines).
+import ctypes
+def has_cuda_gpu():
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return False
+    count = ctypes.c_int(0)
+    return (cuda.cuInit(0) == 0 and
+            cuda.cuDeviceGetCount(ctypes.byref(count)) == 0 and count.value > 0)
+if has_cuda_gpu():
+    config.available_features.add("cuda-gpu")
+
 # python/remat_torch tests run Debian's interpreter, which has python3-torch
 # (scripts/setup.sh installs it); without it they are reported unsupported.
 import subprocess

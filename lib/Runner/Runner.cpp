@@ -1,8 +1,10 @@
 //===- Runner.cpp - execute remat functions on the host -------------------===//
 //
-// Part of remat. remat-lower-to-cpu (results as out-parameters), then
-// MLIR's ExecutionEngine; calls go through the packed `_mlir_<name>`
-// wrappers with memref descriptors built here.
+// Part of remat. remat-lower-to-cpu or remat-lower-to-nvvm (results as
+// out-parameters), then MLIR's ExecutionEngine; calls go through the packed
+// `_mlir_<name>` wrappers with memref descriptors built here. On the CUDA
+// device the descriptors point into managed memory and the host code's
+// mgpu* calls go to lib/Runner/CudaRuntime.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +12,7 @@
 
 #include "remat/Conversion/Passes.h"
 #include "remat/Dialect/Remat/IR/RematOps.h"
+#include "remat/Runner/CudaRuntime.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -17,15 +20,23 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ExecutionEngine/Orc/Core.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 
@@ -372,23 +383,69 @@ void appendDescriptor(std::vector<int64_t> &fields, void *data,
 // Runner
 //===----------------------------------------------------------------------===//
 
+StringRef getDeviceName(Device device) {
+  return device == Device::CUDA ? "cuda" : "cpu";
+}
+
+std::string findCudaToolkit() {
+  for (const char *variable : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
+    if (const char *value = std::getenv(variable))
+      if (*value && llvm::sys::fs::is_directory(value))
+        return value;
+  if (llvm::sys::fs::is_directory("/usr/local/cuda"))
+    return "/usr/local/cuda";
+  return "";
+}
+
+namespace {
+
+/// The GPU lowering options for `options`: the toolkit found, and a cubin
+/// when ptxas is available (in the toolkit or on PATH), PTX otherwise.
+GPULoweringOptions getGPULoweringOptions(const RunnerOptions &options) {
+  GPULoweringOptions gpu;
+  gpu.chip = options.chip;
+  gpu.features = options.features;
+  gpu.toolkit = options.toolkit.empty() ? findCudaToolkit() : options.toolkit;
+  gpu.format = options.format;
+  if (gpu.format.empty()) {
+    SmallString<128> ptxas(gpu.toolkit);
+    llvm::sys::path::append(ptxas, "bin", "ptxas");
+    bool found = (!gpu.toolkit.empty() && llvm::sys::fs::can_execute(ptxas)) ||
+                 static_cast<bool>(llvm::sys::findProgramByName("ptxas"));
+    gpu.format = found ? "bin" : "isa";
+  }
+  gpu.threadsPerBlock = 128;
+  gpu.resultsToOutParams = true;
+  return gpu;
+}
+
+} // namespace
+
 Runner::~Runner() = default;
 
 llvm::Expected<std::unique_ptr<Runner>> Runner::create(ModuleOp module,
                                                        unsigned optLevel) {
+  RunnerOptions options;
+  options.optLevel = optLevel;
+  return create(module, options);
+}
+
+llvm::Expected<std::unique_ptr<Runner>>
+Runner::create(ModuleOp module, const RunnerOptions &options) {
   std::unique_ptr<Runner> runner(new Runner());
+  runner->device = options.device;
   for (auto func : module.getOps<func::FuncOp>())
     if (std::optional<FunctionSignature> signature = signatureOf(func))
       runner->functions.push_back(std::move(*signature));
 
   MLIRContext *context = module.getContext();
   // Bufferization and LLVM translation need their interfaces registered;
-  // callers need not know which.
+  // callers need not know which (the GPU path needs the gpu.binary
+  // offloading translation and the NVVM target).
   DialectRegistry registry;
   registerAllDialects(registry);
   registerAllExtensions(registry);
-  registerBuiltinDialectTranslation(registry);
-  registerLLVMDialectTranslation(registry);
+  registerAllToLLVMIRTranslations(registry);
   context->appendDialectRegistry(registry);
 
   OwningOpRef<ModuleOp> lowered(cast<ModuleOp>(module->clone()));
@@ -407,7 +464,15 @@ llvm::Expected<std::unique_ptr<Runner>> Runner::create(ModuleOp module,
   });
 
   PassManager pm(context);
-  buildLowerToCPUPipeline(pm, /*resultsToOutParams=*/true);
+  GPULoweringOptions gpu;
+  StringRef target = "the host (remat-lower-to-cpu)";
+  if (options.device == Device::CUDA) {
+    gpu = getGPULoweringOptions(options);
+    buildLowerToNVVMPipeline(pm, gpu);
+    target = "an NVIDIA GPU (remat-lower-to-nvvm)";
+  } else {
+    buildLowerToCPUPipeline(pm, /*resultsToOutParams=*/true);
+  }
   std::string diagnostics;
   {
     llvm::raw_string_ostream stream(diagnostics);
@@ -418,23 +483,82 @@ llvm::Expected<std::unique_ptr<Runner>> Runner::create(ModuleOp module,
       return success();
     });
     if (failed(pm.run(*lowered)))
-      return llvm::createStringError(
-          "lowering the module to the host (remat-lower-to-cpu) failed:\n" +
-          diagnostics);
+      return llvm::createStringError("lowering the module to " +
+                                     target.str() + " failed:\n" +
+                                     diagnostics);
   }
 
   initializeNativeTarget();
-  ExecutionEngineOptions options;
-  auto transformer = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
-                                               /*targetMachine=*/nullptr);
-  options.transformer = transformer;
-  auto engine = ExecutionEngine::create(*lowered, options);
+  ExecutionEngineOptions engineOptions;
+  auto optimize = makeOptimizingTransformer(options.optLevel, /*sizeLevel=*/0,
+                                            /*targetMachine=*/nullptr);
+  // The runtime functions the host code calls, seen in the LLVM module
+  // (the gpu.binary translation adds the module-load and launch calls).
+  llvm::StringSet<> runtimeCalls;
+  std::string unknownCalls;
+  auto transformer = [&](llvm::Module *llvmModule) -> llvm::Error {
+    if (options.device == Device::CUDA) {
+      for (llvm::Function &function : *llvmModule) {
+        if (!function.isDeclaration() ||
+            !function.getName().starts_with("mgpu"))
+          continue;
+        runtimeCalls.insert(function.getName());
+        if (!cuda::isRuntimeSymbol(function.getName()))
+          unknownCalls += (unknownCalls.empty() ? "" : ", ") +
+                          function.getName().str();
+      }
+    }
+    // ExecutionEngine::create treats a transformer error as fatal: unknown
+    // calls are reported after it returns.
+    return optimize(llvmModule);
+  };
+  engineOptions.transformer = transformer;
+  auto engine = ExecutionEngine::create(*lowered, engineOptions);
   if (!engine)
     return llvm::joinErrors(
         llvm::createStringError("JIT compilation of the lowered module "
                                 "failed"),
         engine.takeError());
+  if (!unknownCalls.empty())
+    return llvm::createStringError(
+        "the host code calls runtime functions that remat's CUDA runtime "
+        "(lib/Runner/CudaRuntime.cpp) does not implement: " +
+        unknownCalls);
   runner->engine = std::move(*engine);
+
+  if (options.device == Device::CUDA) {
+    runner->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+      llvm::orc::SymbolMap symbols;
+      for (const cuda::RuntimeSymbol &symbol : cuda::getRuntimeSymbols())
+        symbols[interner(symbol.name)] = {
+            llvm::orc::ExecutorAddr::fromPtr(symbol.address),
+            llvm::JITSymbolFlags::Exported};
+      return symbols;
+    });
+  }
+  // Link every callable function now (not at its first call), so a missing
+  // symbol is reported here and before anything needs the driver.
+  for (const FunctionSignature &signature : runner->functions)
+    if (auto entry = runner->engine->lookupPacked(signature.name); !entry)
+      return llvm::joinErrors(
+          llvm::createStringError("linking @" + signature.name + " for " +
+                                  getDeviceName(options.device).str() +
+                                  " failed"),
+          entry.takeError());
+
+  unsigned kernels = 0;
+  lowered->walk([&](gpu::BinaryOp) { ++kernels; });
+  std::string text;
+  llvm::raw_string_ostream summary(text);
+  summary << getDeviceName(options.device) << ": "
+          << runner->functions.size() << " callable functions";
+  if (options.device == Device::CUDA)
+    summary << ", " << kernels << " kernels (" << gpu.chip << " "
+            << (gpu.format == "bin" ? "cubin" : gpu.format == "isa" ? "PTX"
+                                                                   : gpu.format)
+            << "), host code calls " << runtimeCalls.size()
+            << " runtime functions, all resolved";
+  runner->summary = text;
   return runner;
 }
 
@@ -483,19 +607,76 @@ Runner::run(StringRef function, ArrayRef<HostTensor> inputs) const {
   std::vector<HostTensor> results;
   for (const TensorSpec &spec : signature->results)
     results.push_back(HostTensor::zeros(spec.kind, spec.shape));
-
-  std::vector<int64_t> fields;
-  for (HostTensor &argument : arguments)
-    appendDescriptor(fields, argument.bytes.data(), argument.shape);
-  for (HostTensor &result : results)
-    appendDescriptor(fields, result.bytes.data(), result.shape);
-  SmallVector<void *> packed;
-  for (int64_t &field : fields)
-    packed.push_back(&field);
-
-  if (llvm::Error error = engine->invokePacked(function, packed))
+  if (llvm::Error error = invoke(function, arguments, results))
     return std::move(error);
   return results;
+}
+
+llvm::Error Runner::invoke(StringRef function,
+                           std::vector<HostTensor> &arguments,
+                           std::vector<HostTensor> &results) const {
+  std::vector<int64_t> fields;
+  auto call = [&]() -> llvm::Error {
+    SmallVector<void *> packed;
+    for (int64_t &field : fields)
+      packed.push_back(&field);
+    return engine->invokePacked(function, packed);
+  };
+  if (device == Device::CPU) {
+    for (HostTensor &argument : arguments)
+      appendDescriptor(fields, argument.bytes.data(), argument.shape);
+    for (HostTensor &result : results)
+      appendDescriptor(fields, result.bytes.data(), result.shape);
+    return call();
+  }
+
+  // CUDA: the driver is needed from here on. Loading the kernels (the
+  // module's global constructors) happens once, at the first call.
+  if (llvm::Error error = cuda::initialize())
+    return llvm::createStringError("the CUDA device " +
+                                   llvm::toString(std::move(error)));
+  engine->initialize();
+  if (llvm::Error error = cuda::getFirstError())
+    return error;
+  // Kernels read arguments and write results in place: both live in
+  // managed memory for the call.
+  std::vector<void *> buffers;
+  auto release = [&]() {
+    for (void *buffer : buffers)
+      cuda::freeManaged(buffer);
+  };
+  auto stage = [&](HostTensor &tensor, bool copyIn) -> bool {
+    size_t bytes = std::max<size_t>(tensor.bytes.size(), 1);
+    void *buffer = cuda::allocateManaged(bytes);
+    if (!buffer)
+      return false;
+    buffers.push_back(buffer);
+    if (copyIn)
+      std::memcpy(buffer, tensor.bytes.data(), tensor.bytes.size());
+    else
+      std::memset(buffer, 0, bytes);
+    appendDescriptor(fields, buffer, tensor.shape);
+    return true;
+  };
+  for (HostTensor &argument : arguments)
+    if (!stage(argument, /*copyIn=*/true)) {
+      release();
+      return cuda::getFirstError();
+    }
+  for (HostTensor &result : results)
+    if (!stage(result, /*copyIn=*/false)) {
+      release();
+      return cuda::getFirstError();
+    }
+  llvm::Error error = call();
+  if (!error)
+    error = cuda::getFirstError();
+  if (!error)
+    for (auto [index, result] : llvm::enumerate(results))
+      std::memcpy(result.bytes.data(), buffers[arguments.size() + index],
+                  result.bytes.size());
+  release();
+  return error;
 }
 
 } // namespace remat

@@ -1,9 +1,11 @@
 //===- RunnerMain.cpp - the remat-run command line ------------------------===//
 //
-// Part of remat. `remat-run FILE --function=f` compiles FILE for the host,
-// calls @f on seeded (or given) inputs and prints every result; with
-// `--compare=g` it also calls @g on the same inputs and compares results
-// pairwise, bitwise unless a tolerance is given.
+// Part of remat. `remat-run FILE --function=f` compiles FILE for the host
+// (or, with --device=cuda, for an NVIDIA GPU), calls @f on seeded (or
+// given) inputs and prints every result; with `--compare=g` it also calls
+// @g on the same inputs and compares results pairwise, bitwise unless a
+// tolerance is given; with `--compare-devices` the reference results come
+// from the CPU.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +13,7 @@
 
 #include "remat/Dialect/Remat/IR/RematDialect.h"
 #include "remat/Interfaces/ExternalModels.h"
+#include "remat/Runner/CudaRuntime.h"
 #include "remat/Runner/Runner.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -74,6 +77,39 @@ struct Options {
                             cl::init(false)};
   cl::opt<unsigned> optLevel{
       "opt-level", cl::desc("LLVM optimization level of the JIT"), cl::init(2)};
+  cl::opt<std::string> device{
+      "device",
+      cl::desc("Where the functions run: cpu, or cuda (NVIDIA GPU through "
+               "remat-lower-to-nvvm and the CUDA driver, device 0)"),
+      cl::init("cpu")};
+  cl::opt<bool> compareDevices{
+      "compare-devices",
+      cl::desc("Take the reference results from the CPU: compare @<function> "
+               "on --device with @<function> on the CPU, or with "
+               "--check-partition the partitioned functions on --device with "
+               "the joint function on the CPU (bitwise unless --atol/--rtol)"),
+      cl::init(false)};
+  cl::opt<bool> compileOnly{
+      "compile-only",
+      cl::desc("Lower, JIT-compile and link the functions for --device, "
+               "print what was compiled and stop (needs no GPU)"),
+      cl::init(false)};
+  cl::opt<std::string> gpuChip{
+      "gpu-chip",
+      cl::desc("cuda: GPU architecture of the kernels (default: device 0's, "
+               "or sm_90 with --compile-only)")};
+  cl::opt<std::string> gpuFeatures{
+      "gpu-features", cl::desc("cuda: PTX features of the kernels"),
+      cl::init("+ptx80")};
+  cl::opt<std::string> gpuFormat{
+      "gpu-format",
+      cl::desc("cuda: kernel payload: bin (cubin, needs ptxas), isa (PTX "
+               "that the driver compiles) or auto (bin when ptxas is found)"),
+      cl::init("auto")};
+  cl::opt<std::string> cudaToolkit{
+      "cuda-toolkit",
+      cl::desc("cuda: CUDA toolkit folder (libdevice, ptxas); default "
+               "$CUDA_ROOT, $CUDA_HOME, $CUDA_PATH or /usr/local/cuda")};
 };
 
 int fail(const llvm::Twine &message) {
@@ -190,8 +226,9 @@ bool compareAll(ArrayRef<HostTensor> actual, ArrayRef<HostTensor> expected,
 /// --check-partition: joint(args) -> (outputs, gradients) against
 /// forward(args without tangents) -> (outputs, saved) and
 /// backward(saved, args) -> gradients (remat-partition's conventions).
-int checkPartition(const Options &options, MLIRContext &context,
-                   const Runner &joint, ArrayRef<HostTensor> arguments) {
+int checkPartition(const Options &options, const RunnerOptions &compile,
+                   MLIRContext &context, const Runner &joint,
+                   ArrayRef<HostTensor> arguments) {
   const FunctionSignature *jointSignature = joint.lookup(options.function);
   std::string errorMessage;
   auto file = openInputFile(options.partitioned, &errorMessage);
@@ -203,9 +240,14 @@ int checkPartition(const Options &options, MLIRContext &context,
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return fail("could not parse '" + options.partitioned + "'");
-  auto split = Runner::create(*module, options.optLevel);
+  auto split = Runner::create(*module, compile);
   if (!split)
     return fail(llvm::toString(split.takeError()));
+  if (options.compileOnly) {
+    llvm::outs() << "compiled '" << options.partitioned
+                 << "': " << (*split)->getCompilationSummary() << "\n";
+    return 0;
+  }
   std::string forwardName = options.function + "_forward";
   std::string backwardName = options.function + "_backward";
   const FunctionSignature *forward = (*split)->lookup(forwardName);
@@ -264,7 +306,12 @@ int checkPartition(const Options &options, MLIRContext &context,
   bool allMatch = compareAll(actual, expected, labels, options.absTolerance,
                              options.relTolerance);
   llvm::outs() << (allMatch ? "PASS" : "FAIL") << ": @" << options.function
-               << " vs @" << forwardName << " + @" << backwardName << "\n";
+               << (options.compareDevices ? " on cpu" : "") << " vs @"
+               << forwardName << " + @" << backwardName
+               << (options.compareDevices
+                       ? " on " + getDeviceName(compile.device).str()
+                       : std::string())
+               << "\n";
   return allMatch ? 0 : 1;
 }
 
@@ -276,8 +323,9 @@ int runnerMain(int argc, char **argv) {
   cl::ParseCommandLineOptions(
       argc, argv,
       "remat-run: execute a function of an .mlir file on the host (through "
-      "remat-lower-to-cpu and MLIR's ExecutionEngine) and print or compare "
-      "its results\n");
+      "remat-lower-to-cpu and MLIR's ExecutionEngine) or on an NVIDIA GPU "
+      "(--device=cuda: remat-lower-to-nvvm and the CUDA driver) and print "
+      "or compare its results\n");
   FloatFormat format;
   if (options.format == "decimal")
     format = FloatFormat::Decimal;
@@ -286,6 +334,39 @@ int runnerMain(int argc, char **argv) {
   else
     return fail("--format must be decimal or hex, got '" + options.format +
                 "'");
+
+  RunnerOptions compile;
+  compile.optLevel = options.optLevel;
+  if (options.device == "cuda")
+    compile.device = Device::CUDA;
+  else if (options.device != "cpu")
+    return fail("--device must be cpu or cuda, got '" + options.device + "'");
+  if (options.compareDevices && compile.device == Device::CPU)
+    return fail("--compare-devices compares --device=cuda with the CPU; "
+                "add --device=cuda");
+  if (options.compareDevices && !options.compare.empty())
+    return fail("--compare-devices and --compare=" + options.compare +
+                " cannot be combined: the first compares devices, the "
+                "second functions");
+  if (options.gpuFormat != "auto" && options.gpuFormat != "bin" &&
+      options.gpuFormat != "isa")
+    return fail("--gpu-format must be auto, bin or isa, got '" +
+                options.gpuFormat + "'");
+  if (compile.device == Device::CUDA) {
+    // Fail before compiling anything when the driver or GPU is missing.
+    if (!options.compileOnly) {
+      if (llvm::Error error = cuda::initialize())
+        return fail("--device=cuda " + llvm::toString(std::move(error)));
+      llvm::outs() << "device: " << cuda::getDeviceDescription() << "\n";
+    }
+    compile.chip = !options.gpuChip.empty()   ? options.gpuChip.getValue()
+                   : !options.compileOnly     ? cuda::getDeviceChip()
+                                              : std::string("sm_90");
+    compile.features = options.gpuFeatures;
+    compile.format =
+        options.gpuFormat == "auto" ? std::string() : options.gpuFormat.getValue();
+    compile.toolkit = options.cudaToolkit;
+  }
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -306,9 +387,31 @@ int runnerMain(int argc, char **argv) {
   if (!module)
     return fail("could not parse '" + options.inputFile + "'");
 
-  auto runner = Runner::create(*module, options.optLevel);
+  // With --check-partition --compare-devices the joint function is only
+  // the CPU reference: it is not compiled for the GPU at all.
+  RunnerOptions jointOptions = compile;
+  if (options.compareDevices && !options.partitioned.empty()) {
+    jointOptions = RunnerOptions();
+    jointOptions.optLevel = options.optLevel;
+  }
+  auto runner = Runner::create(*module, jointOptions);
   if (!runner)
     return fail(llvm::toString(runner.takeError()));
+  if (options.compileOnly) {
+    llvm::outs() << "compiled '" << options.inputFile
+                 << "': " << (*runner)->getCompilationSummary() << "\n";
+    if (options.partitioned.empty())
+      return 0;
+  }
+  // --compare-devices: the reference runs on the CPU.
+  std::unique_ptr<Runner> reference;
+  if (options.compareDevices && options.partitioned.empty() &&
+      !options.compileOnly) {
+    auto cpu = Runner::create(*module, options.optLevel);
+    if (!cpu)
+      return fail(llvm::toString(cpu.takeError()));
+    reference = std::move(*cpu);
+  }
   const FunctionSignature *signature = (*runner)->lookup(options.function);
   if (!signature)
     return fail("no callable function '" + options.function + "' in '" +
@@ -323,12 +426,27 @@ int runnerMain(int argc, char **argv) {
     printTensors("@" + options.function + " argument", arguments, format);
 
   if (!options.partitioned.empty())
-    return checkPartition(options, context, **runner, arguments);
+    return checkPartition(options, compile, context, **runner, arguments);
 
   auto results = (*runner)->run(options.function, arguments);
   if (!results)
     return fail(llvm::toString(results.takeError()));
   printTensors("@" + options.function + " result", *results, format);
+  if (reference) {
+    auto expected = reference->run(options.function, arguments);
+    if (!expected)
+      return fail("--compare-devices: " +
+                  llvm::toString(expected.takeError()));
+    printTensors("@" + options.function + " cpu result", *expected, format);
+    std::vector<std::string> labels;
+    for (size_t i = 0; i < results->size(); ++i)
+      labels.push_back("result " + std::to_string(i));
+    bool allMatch = compareAll(*results, *expected, labels,
+                               options.absTolerance, options.relTolerance);
+    llvm::outs() << (allMatch ? "PASS" : "FAIL") << ": @" << options.function
+                 << " on " << options.device << " vs cpu\n";
+    return allMatch ? 0 : 1;
+  }
   if (options.compare.empty())
     return 0;
 

@@ -4,7 +4,8 @@
 // remat-lower-to-cpu accepts) to host code with MLIR's ExecutionEngine and
 // calls its functions on host tensors. This is the CPU path that checks
 // gradients (finite differences), plans (partitioned vs joint graphs) and
-// GPU results; tools/remat-run is a thin command line around it.
+// GPU results; with Device::CUDA the same functions run as NVIDIA GPU
+// kernels. tools/remat-run is a thin command line around it.
 //
 // Typical use (a central finite difference of output 0 w.r.t. input 2):
 //
@@ -88,8 +89,40 @@ struct FunctionSignature {
   std::vector<TensorSpec> results;
 };
 
-/// A module compiled for the host. Compile once, run many times (runs are
-/// independent and deterministic; `run` is not thread-safe).
+/// Where a Runner executes the functions.
+enum class Device {
+  /// remat-lower-to-cpu, JIT-compiled for the host.
+  CPU,
+  /// remat-lower-to-nvvm: host code JIT-compiled, kernels in cubins (or PTX
+  /// that the driver compiles), run through lib/Runner/CudaRuntime.cpp on
+  /// device 0 of the NVIDIA driver.
+  CUDA,
+};
+
+/// "cpu", "cuda".
+llvm::StringRef getDeviceName(Device device);
+
+struct RunnerOptions {
+  Device device = Device::CPU;
+  /// LLVM optimization level of the host code.
+  unsigned optLevel = 2;
+  /// CUDA: the GPU architecture and PTX features of the kernels.
+  std::string chip = "sm_90";
+  std::string features = "+ptx80";
+  /// CUDA: the kernels' payload: "bin" (cubin, needs ptxas), "isa" (PTX,
+  /// compiled by the driver when loaded) or "" for bin when the toolkit
+  /// has ptxas and isa otherwise.
+  std::string format;
+  /// CUDA: the toolkit (libdevice, ptxas); "" finds one: $CUDA_ROOT,
+  /// $CUDA_HOME, $CUDA_PATH, then /usr/local/cuda.
+  std::string toolkit;
+};
+
+/// The CUDA toolkit `RunnerOptions::toolkit = ""` resolves to ("" if none).
+std::string findCudaToolkit();
+
+/// A module compiled for the host or a GPU. Compile once, run many times
+/// (runs are independent and deterministic; `run` is not thread-safe).
 class Runner {
 public:
   /// Lowers a clone of `module` with remat-lower-to-cpu (tensor results as
@@ -97,6 +130,20 @@ public:
   /// and ranked, statically shaped tensor arguments and results is callable.
   static llvm::Expected<std::unique_ptr<Runner>> create(mlir::ModuleOp module,
                                                         unsigned optLevel = 2);
+
+  /// The same for `options.device`. For CUDA the module is lowered with
+  /// remat-lower-to-nvvm{results-to-out-params}, every mgpu* function the
+  /// host code calls must be one that lib/Runner/CudaRuntime.cpp provides,
+  /// and every callable function is linked here. None of this needs the
+  /// driver or a GPU: `run` opens them (remat::cuda::initialize) and fails
+  /// cleanly without them.
+  static llvm::Expected<std::unique_ptr<Runner>>
+  create(mlir::ModuleOp module, const RunnerOptions &options);
+
+  Device getDevice() const { return device; }
+  /// One line on what was compiled, e.g. "cuda: 2 functions, 154 kernels
+  /// (sm_90 cubin), host code calls 9 runtime functions, all resolved".
+  const std::string &getCompilationSummary() const { return summary; }
 
   ~Runner();
 
@@ -111,8 +158,13 @@ public:
 
 private:
   Runner() = default;
+  llvm::Error invoke(llvm::StringRef function,
+                     std::vector<HostTensor> &arguments,
+                     std::vector<HostTensor> &results) const;
   std::unique_ptr<mlir::ExecutionEngine> engine;
   std::vector<FunctionSignature> functions;
+  Device device = Device::CPU;
+  std::string summary;
 };
 
 /// Deterministic inputs for `signature`: argument `i` is filled from a
