@@ -267,10 +267,13 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
                               "graph should hold call_function nodes only")
         if marker_kind(node) is not None or \
                 (op_table.packet(node) in ("detach", "alias") and
-                 len(node.args) == 1 and not node.kwargs):
-            # A checkpoint-region marker, detach and alias are identities
-            # on values: the node's value is its input's (a region's tags
-            # went on the region's ops).
+                 len(node.args) == 1 and not node.kwargs) or \
+                (op_table.packet(node) == "clone" and len(node.args) == 1 and
+                 set(node.kwargs) <= {"memory_format"}):
+            # A checkpoint-region marker, detach, alias and clone are
+            # identities on values (tensors are values in remat; a clone's
+            # layout change is the lowering's business): the node's value is
+            # its input's (a region's tags went on the region's ops).
             emitter.values[node.name] = emitter.values[node.args[0].name]
             continue
         dropout = dropouts.get(node.name)

@@ -135,6 +135,46 @@ def exact_f64(value):
     return mantissa + ("e" + exponent if exponent else "") + " : f64"
 
 
+# Ops whose result does not depend on their operands' values: a splat
+# constant of the result type. empty_like's memory is uninitialized in
+# PyTorch, so any content (zeros here) is a valid value.
+CONSTANTS = {"fill", "empty_like", "zeros_like", "ones_like", "full_like",
+             "zeros", "ones", "full", "new_zeros", "new_ones", "new_empty",
+             "empty", "scalar_tensor"}
+
+
+def _constant_value(node, name):
+    args = node.args
+    if name in ("empty_like", "zeros_like", "zeros", "new_zeros", "new_empty",
+                "empty"):
+        return 0
+    if name in ("ones_like", "ones", "new_ones"):
+        return 1
+    if name == "fill" and len(args) == 2 and isinstance(args[1], (int, float)):
+        return args[1]
+    if name == "full_like" and len(args) >= 2 and isinstance(args[1], (int, float)):
+        return args[1]
+    if name == "full" and len(args) >= 2 and isinstance(args[1], (int, float)):
+        return args[1]
+    if name == "scalar_tensor" and args and isinstance(args[0], (int, float)):
+        return args[0]
+    return None
+
+
+def _literal(value, dtype):
+    if dtype == torch.int64:
+        return str(int(value)) if float(value).is_integer() else None
+    if not math.isfinite(float(value)):
+        return None
+    return exact_f64(value).split(" :")[0]
+
+
+def _tensor_type(shape, dtype):
+    from remat_torch.joint import tensor_type
+
+    return tensor_type(shape, dtype, "constant")
+
+
 def _name_attr(node):
     return {"remat.name": '"' + node.name + '"'}
 
@@ -244,11 +284,21 @@ def _typed(emitter, node, name, results, where):
             i, j = int(args[1]) % rank, int(args[2]) % rank
             perm[i], perm[j] = perm[j], perm[i]
         return one("remat.transpose", [x], {"permutation": _dims(perm)})
+    if name in CONSTANTS and (is_float or dtype == torch.int64):
+        value = _constant_value(node, name)
+        if value is not None:
+            literal = _literal(value, dtype)
+            if literal is not None:
+                return one("remat.constant", [], {
+                    "value": f"dense<{literal}> : "
+                             f"{_tensor_type(shape, dtype)}"})
     if name == "expand":
         x = val(args[0])
         if x is not None:
             out = _broadcast_to(emitter, x, shape, node)
-            if out is not None and out is not x:
+            if out is x:  # expand to its own shape: the value itself
+                return [x]
+            if out is not None:
                 # The broadcast view is the node itself: rename it.
                 emitter.lines[-1] = emitter.lines[-1].replace(
                     f'"{node.name}.broadcast"', f'"{node.name}"')
