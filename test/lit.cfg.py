@@ -62,6 +62,13 @@ def has_cuda_gpu():
             cuda.cuDeviceGetCount(ctypes.byref(count)) == 0 and count.value > 0)
 if has_cuda_gpu():
     config.available_features.add("cuda-gpu")
+# A C compiler builds test/Conversion/Inputs/fake_cuda_driver.c, a driver
+# without a GPU that runs the --device=cuda path everywhere.
+import shutil
+host_cc = shutil.which("cc") or shutil.which("gcc")
+if host_cc:
+    config.available_features.add("host-cc")
+    config.substitutions.append(("%host_cc", host_cc))
 
 # python/remat_torch tests run Debian's interpreter, which has python3-torch
 # (scripts/setup.sh installs it); without it they are reported unsupported.
