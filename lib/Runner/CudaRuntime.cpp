@@ -69,9 +69,9 @@ struct Driver {
                                  void **);
   CUresult (*cuModuleUnload)(CUmodule);
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
-  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
-                             unsigned, unsigned, unsigned, unsigned, CUstream,
-                             void **, void **);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, unsigned, CUstream, void **,
+                             void **);
   CUresult (*cuStreamCreate)(CUstream *, unsigned);
   CUresult (*cuStreamDestroy)(CUstream);
   CUresult (*cuStreamSynchronize)(CUstream);
@@ -180,10 +180,11 @@ CUmodule loadModule(const void *data, int optLevel, bool jit) {
   void *values[] = {log, reinterpret_cast<void *>(sizeof(log)),
                     reinterpret_cast<void *>(static_cast<intptr_t>(optLevel))};
   CUmodule module = nullptr;
-  CUresult result = api().cuModuleLoadDataEx(&module, data, jit ? 3 : 2,
-                                             options, values);
-  check(result, jit ? "cuModuleLoadDataEx (PTX, JIT-compiled by the driver)"
-                    : "cuModuleLoadDataEx (cubin)",
+  CUresult result =
+      api().cuModuleLoadDataEx(&module, data, jit ? 3 : 2, options, values);
+  check(result,
+        jit ? "cuModuleLoadDataEx (PTX, JIT-compiled by the driver)"
+            : "cuModuleLoadDataEx (cubin)",
         log[0] ? std::string("driver log: ") + log : "");
   return result == kSuccess ? module : nullptr;
 }
@@ -212,9 +213,9 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
   if (!enter("mgpuModuleGetFunction"))
     return nullptr;
   CUfunction function = nullptr;
-  check(api().cuModuleGetFunction(&function, static_cast<CUmodule>(module),
-                                  name),
-        "cuModuleGetFunction", std::string("kernel: ") + name);
+  check(
+      api().cuModuleGetFunction(&function, static_cast<CUmodule>(module), name),
+      "cuModuleGetFunction", std::string("kernel: ") + name);
   return function;
 }
 
@@ -239,8 +240,8 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                              static_cast<CUstream>(stream), params, extra),
         "cuLaunchKernel",
         "grid " + std::to_string(gridX) + "x" + std::to_string(gridY) + "x" +
-            std::to_string(gridZ) + ", block " + std::to_string(blockX) +
-            "x" + std::to_string(blockY) + "x" + std::to_string(blockZ));
+            std::to_string(gridZ) + ", block " + std::to_string(blockX) + "x" +
+            std::to_string(blockY) + "x" + std::to_string(blockZ));
 }
 
 void *mgpuStreamCreate() {
@@ -391,9 +392,8 @@ llvm::Error loadDriver(Driver &driver) {
   void *handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char *reason = dlerror();
-    return llvm::createStringError(
-        "needs the NVIDIA driver (" + library +
-        "): " + (reason ? reason : "dlopen failed"));
+    return llvm::createStringError("needs the NVIDIA driver (" + library +
+                                   "): " + (reason ? reason : "dlopen failed"));
   }
   // Deliberately never dlclose'd: kernels and contexts outlive any scope.
   bool missing = false;
@@ -469,7 +469,8 @@ llvm::Error openDevice(State &s) {
     return fail(result, "cuDeviceGetAttribute");
   if (!managed)
     return llvm::createStringError(
-        "found no usable GPU: device 0 cannot allocate managed memory, which the "
+        "found no usable GPU: device 0 cannot allocate managed memory, which "
+        "the "
         "host code of remat-lower-to-nvvm uses for every buffer");
   driver.cuDeviceGetAttribute(&major, kAttributeComputeMajor, device);
   driver.cuDeviceGetAttribute(&minor, kAttributeComputeMinor, device);
@@ -482,9 +483,8 @@ llvm::Error openDevice(State &s) {
   std::string text;
   llvm::raw_string_ostream stream(text);
   stream << name << " (" << s.chip << ", "
-         << llvm::format("%.0f", memory / double(1ull << 30))
-         << " GiB, driver " << version / 1000 << "." << (version % 1000) / 10
-         << ")";
+         << llvm::format("%.0f", memory / double(1ull << 30)) << " GiB, driver "
+         << version / 1000 << "." << (version % 1000) / 10 << ")";
   s.description = text;
   return llvm::Error::success();
 }

@@ -15,12 +15,12 @@
 #include "remat/Runner/CudaRuntime.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/ADT/APFloat.h"
@@ -483,9 +483,8 @@ Runner::create(ModuleOp module, const RunnerOptions &options) {
       return success();
     });
     if (failed(pm.run(*lowered)))
-      return llvm::createStringError("lowering the module to " +
-                                     target.str() + " failed:\n" +
-                                     diagnostics);
+      return llvm::createStringError("lowering the module to " + target.str() +
+                                     " failed:\n" + diagnostics);
   }
 
   initializeNativeTarget();
@@ -504,8 +503,8 @@ Runner::create(ModuleOp module, const RunnerOptions &options) {
           continue;
         runtimeCalls.insert(function.getName());
         if (!cuda::isRuntimeSymbol(function.getName()))
-          unknownCalls += (unknownCalls.empty() ? "" : ", ") +
-                          function.getName().str();
+          unknownCalls +=
+              (unknownCalls.empty() ? "" : ", ") + function.getName().str();
       }
     }
     // ExecutionEngine::create treats a transformer error as fatal: unknown
@@ -550,12 +549,13 @@ Runner::create(ModuleOp module, const RunnerOptions &options) {
   lowered->walk([&](gpu::BinaryOp) { ++kernels; });
   std::string text;
   llvm::raw_string_ostream summary(text);
-  summary << getDeviceName(options.device) << ": "
-          << runner->functions.size() << " callable functions";
+  summary << getDeviceName(options.device) << ": " << runner->functions.size()
+          << " callable functions";
   if (options.device == Device::CUDA)
     summary << ", " << kernels << " kernels (" << gpu.chip << " "
-            << (gpu.format == "bin" ? "cubin" : gpu.format == "isa" ? "PTX"
-                                                                   : gpu.format)
+            << (gpu.format == "bin"   ? "cubin"
+                : gpu.format == "isa" ? "PTX"
+                                      : gpu.format)
             << "), host code calls " << runtimeCalls.size()
             << " runtime functions, all resolved";
   runner->summary = text;

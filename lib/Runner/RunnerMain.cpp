@@ -359,12 +359,12 @@ int runnerMain(int argc, char **argv) {
         return fail("--device=cuda " + llvm::toString(std::move(error)));
       llvm::outs() << "device: " << cuda::getDeviceDescription() << "\n";
     }
-    compile.chip = !options.gpuChip.empty()   ? options.gpuChip.getValue()
-                   : !options.compileOnly     ? cuda::getDeviceChip()
-                                              : std::string("sm_90");
+    compile.chip = !options.gpuChip.empty() ? options.gpuChip.getValue()
+                   : !options.compileOnly   ? cuda::getDeviceChip()
+                                            : std::string("sm_90");
     compile.features = options.gpuFeatures;
-    compile.format =
-        options.gpuFormat == "auto" ? std::string() : options.gpuFormat.getValue();
+    compile.format = options.gpuFormat == "auto" ? std::string()
+                                                 : options.gpuFormat.getValue();
     compile.toolkit = options.cudaToolkit;
   }
 
@@ -435,8 +435,7 @@ int runnerMain(int argc, char **argv) {
   if (reference) {
     auto expected = reference->run(options.function, arguments);
     if (!expected)
-      return fail("--compare-devices: " +
-                  llvm::toString(expected.takeError()));
+      return fail("--compare-devices: " + llvm::toString(expected.takeError()));
     printTensors("@" + options.function + " cpu result", *expected, format);
     std::vector<std::string> labels;
     for (size_t i = 0; i < results->size(); ++i)

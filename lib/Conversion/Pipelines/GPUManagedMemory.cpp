@@ -86,9 +86,9 @@ struct RematGPUManagedMemoryPass final
     Type token = gpu::AsyncTokenType::get(builder.getContext());
     Value stream =
         gpu::WaitOp::create(builder, loc, token, ValueRange{}).getAsyncToken();
-    Value freed = gpu::DeallocOp::create(builder, loc, token,
-                                         ValueRange{stream}, buffer)
-                      .getAsyncToken();
+    Value freed =
+        gpu::DeallocOp::create(builder, loc, token, ValueRange{stream}, buffer)
+            .getAsyncToken();
     gpu::WaitOp::create(builder, loc, Type(), ValueRange{freed});
   }
 
@@ -142,8 +142,8 @@ struct RematGPUManagedMemoryPass final
     memref::CopyOp::create(rewriter, loc, global.getResult(),
                            alloc.getMemref());
     Operation *terminator = alloc->getBlock()->getTerminator();
-    bool returned = llvm::is_contained(terminator->getOperands(),
-                                       alloc.getMemref());
+    bool returned =
+        llvm::is_contained(terminator->getOperands(), alloc.getMemref());
     if (!returned) {
       rewriter.setInsertionPoint(terminator);
       emitFree(rewriter, loc, alloc.getMemref());
