@@ -68,9 +68,9 @@ def RematLowerToNVVMPass : Pass<"remat-lower-to-nvvm", "::mlir::ModuleOp"> {
     Runs `remat-lower-to-linalg`, bufferizes, turns linalg ops into
     `scf.parallel` loops, tiles their parallel dimensions so the innermost
     tile maps to threads and the rest to blocks, converts them to
-    `gpu.launch`, outlines kernels and runs upstream's
+    `gpu.launch`, outlines kernels and runs the passes of upstream's
     `gpu-lower-to-nvvm-pipeline` (NVVM target attached, `gpu.binary`
-    emitted). Every linalg op becomes one kernel. The kernels are naive:
+    emitted; `toolkit` is where libdevice and ptxas come from). Every linalg op becomes one kernel. The kernels are naive:
     one thread per output element, reductions as sequential loops in that
     thread; docs/Lowering.md says what is not yet fast.
 
