@@ -12,6 +12,7 @@
 #   scripts/gpu-check.sh                  # build into build-gpu/, run checks
 #   REMAT_BUILD_DIR=out scripts/gpu-check.sh
 #   GPU_CHECK_ATOL=0.05 GPU_CHECK_RTOL=0.05 GPU_CHECK_FORMAT=isa scripts/gpu-check.sh
+#   REMAT_CUDA_DRIVER=/path/libcuda.so.1 scripts/gpu-check.sh   # another driver
 #
 # Prints PASS or FAIL per check and the largest errors; exits 1 if any
 # check failed, 2 if the machine lacks what the checks need.
