@@ -85,7 +85,8 @@ fi
 if [[ ! -f $llvm_prefix/lib/cmake/mlir/MLIRConfig.cmake ]]; then
   echo "gpu-check: LLVM/MLIR 22 missing: running scripts/setup.sh" \
        "(installs Debian packages, needs the network)"
-  "$root/scripts/setup.sh" || missing "scripts/setup.sh failed"
+  REMAT_BUILD_DIR=$build "$root/scripts/setup.sh" ||
+    missing "scripts/setup.sh failed"
 fi
 start=$(date +%s)
 if [[ ! -f $build/build.ninja ]]; then
