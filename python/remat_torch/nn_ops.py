@@ -545,7 +545,112 @@ def _native_dropout_backward(call):
                      {"p": exact_f64(p)})
 
 
+# --- split, slice, cat ---------------------------------------------------------
+
+def _slice_value(call, x, dim, start, size, suffix, step=1):
+    offsets = [0] * len(x.shape)
+    sizes = list(x.shape)
+    offsets[dim], sizes[dim] = start, size
+    if tuple(sizes) == tuple(x.shape):
+        return x
+    attrs = {"offsets": _dims(offsets), "sizes": _dims(sizes)}
+    if step != 1:
+        attrs["strides"] = _dims([step if d == dim else 1
+                                  for d in range(len(x.shape))])
+    return call.emit("remat.slice", [x], [(tuple(sizes), x.dtype)], attrs,
+                     suffix=suffix)[0]
+
+
+def _split(call):
+    """split(x, size, dim) and split_with_sizes(x, sizes, dim): one slice
+    view per used result."""
+    x = call.tensor(0, "self")
+    if not x.shape:
+        raise Declined("a rank-0 input")
+    dim = int(call.arg(2, "dim", 0)) % len(x.shape)
+    length = x.shape[dim]
+    chunk = call.arg(1, "split_size")
+    if isinstance(chunk, int):
+        if chunk <= 0:
+            raise Declined(f"split size {chunk}")
+        sizes = [min(chunk, length - start) for start in range(0, length, chunk)]
+    elif isinstance(chunk, (list, tuple)) and all(isinstance(c, int) for c in chunk):
+        sizes = list(chunk)
+    else:
+        raise Declined(f"split sizes {chunk!r}")
+    if sum(sizes) != length or len(sizes) < len(call.results):
+        raise Declined(f"sizes {sizes} along dimension {dim} of {list(x.shape)}")
+    values, start = [], 0
+    for index, size in enumerate(sizes):
+        result = call.result(index)
+        if result is None:
+            values.append(None)
+        else:
+            shape = list(x.shape)
+            shape[dim] = size
+            _expect_shape(result, shape, f"result {index}")
+            values.append(_slice_value(call, x, dim, start, size, str(index)))
+        start += size
+    return values
+
+
+def _slice(call):
+    """slice(x, dim, start, end, step): a strided slice view (start and end
+    clamped as PyTorch does)."""
+    x = call.tensor(0, "self")
+    if not x.shape:
+        raise Declined("a rank-0 input")
+    dim = int(call.arg(1, "dim", 0)) % len(x.shape)
+    length = x.shape[dim]
+    start, end = call.arg(2, "start", None), call.arg(3, "end", None)
+    step = call.arg(4, "step", 1)
+    if not all(isinstance(v, int) or v is None for v in (start, end)) or \
+            not isinstance(step, int) or step < 1:
+        raise Declined(f"start {start}, end {end}, step {step}")
+    start = 0 if start is None else (start + length if start < 0 else start)
+    end = length if end is None else (end + length if end < 0 else end)
+    start, end = min(max(start, 0), length), min(max(end, 0), length)
+    size = max(0, (end - start + step - 1) // step)
+    shape = list(x.shape)
+    shape[dim] = size
+    _expect_shape(call.result(0), shape, "result")
+    if size == 0:
+        raise Declined("an empty slice")
+    value = _slice_value(call, x, dim, start, size, None, step)
+    if value is x:  # the whole tensor: the value itself
+        return [x]
+    return [value]
+
+
+def _cat(call):
+    tensors = call.arg(0, "tensors")
+    if not isinstance(tensors, (list, tuple)) or not tensors:
+        raise Declined("no tensor list")
+    values = []
+    for t in tensors:
+        value = call.emitter.values.get(t.name) if isinstance(t, torch.fx.Node) else None
+        if value is None or isinstance(value, list):
+            raise Declined("an operand was not exported as one tensor")
+        values.append(value)
+    rank = len(values[0].shape)
+    if rank == 0 or any(len(v.shape) != rank or v.dtype != values[0].dtype
+                        for v in values):
+        raise Declined("operands of different ranks or types")
+    dim = int(call.arg(1, "dim", 0)) % rank
+    shape = list(values[0].shape)
+    shape[dim] = sum(v.shape[dim] for v in values)
+    _expect_shape(call.result(0), shape, "result")
+    if len(values) == 1:
+        return [values[0]]
+    return call.emit("remat.concat", values, [(tuple(shape), values[0].dtype)],
+                     {"dim": f"{dim} : i64"})
+
+
 HANDLERS = {
+    "split": _split,
+    "split_with_sizes": _split,
+    "slice": _slice,
+    "cat": _cat,
     "convolution": _convolution,
     "convolution_backward": _convolution_backward,
     "native_layer_norm": _native_layer_norm,
