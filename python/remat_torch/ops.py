@@ -245,8 +245,21 @@ def _typed(emitter, node, name, results, where):
                 return one("remat.add_scalar", [x], {"scalar": format_f64(-b)})
             if name == "mul":
                 return one("remat.mul_scalar", [x], {"scalar": format_f64(b)})
-            if name == "div" and b != 0:
-                return one("remat.mul_scalar", [x], {"scalar": format_f64(1.0 / b)})
+            if name == "div" and b != 0 and math.isfinite(b):
+                if math.frexp(b)[0] in (0.5, -0.5):
+                    # x / 2^k == x * 2^-k exactly.
+                    return one("remat.mul_scalar", [x],
+                               {"scalar": format_f64(1.0 / b)})
+                # Otherwise x * (1 / b) rounds differently from x / b:
+                # divide by a splat constant.
+                # divide by a rank-0 constant broadcast (a view) to the shape.
+                literal = _literal(b, dtype)
+                divisor = emitter.emit(
+                    "remat.constant", [], [((), dtype)],
+                    {"value": f"dense<{literal}> : {_tensor_type((), dtype)}"},
+                    {"remat.name": f'"{node.name}.divisor"'})[0]
+                divisor = _broadcast_to(emitter, divisor, shape, node)
+                return one("remat.div", [x, divisor])
     if name == "pow" and is_float and len(args) == 2 and \
             isinstance(args[1], (int, float)):
         x = val(args[0])
