@@ -12,7 +12,11 @@ saved values are the forward values and primal inputs that backward reads,
 parameters excluded (both treat them as always available), and their bytes
 are storage bytes (a view holds its base); recomputed ops are the ops the
 forward outputs need that backward evaluates again, with FLOPs from the
-exporter's estimates.
+exporter's estimates. Planning time is PyTorch's partition call (deciding
+and building the forward and backward graphs) against remat-opt's plan and
+partition passes from -mlir-timing (deciding and splitting, in-process);
+the whole remat-opt process is reported next to it. RNG arguments the
+exporter adds for dropout are not saved values.
 """
 
 import argparse
