@@ -297,7 +297,7 @@ void checkPlan(const Graph &graph, const PlanOptions &options,
       fail("%" + std::to_string(needed) +
                " is read by backward but decided not-needed",
            graph, &plan);
-    if (decision->reason.empty())
+    if (plan.reason(*decision).empty())
       fail("decision for %" + std::to_string(needed) + " has no reason", graph,
            &plan);
   }

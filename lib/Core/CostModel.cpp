@@ -7,6 +7,7 @@
 
 #include "remat/Core/CostModel.h"
 
+#include "FlatGraph.h"
 #include "StringUtil.h"
 
 #include "absl/strings/str_cat.h"
@@ -460,37 +461,62 @@ int64_t addBytes(int64_t a, int64_t b) {
              ? std::numeric_limits<int64_t>::max()
              : a + b;
 }
-} // namespace
 
-double CostModel::predictTimeUs(const Graph &graph, OpId opId) const {
-  const GraphOp &op = graph.op(opId);
+/// The roofline of one op, reading operand/result bytes and dtypes through
+/// `bytesOf`/`dtypeOf` so that the graph and its flat form give the same
+/// doubles.
+template <typename Values, typename BytesOf, typename DTypeOf>
+double predictOpTime(const CostModel &model, const GraphOp &op,
+                     const Values &operands, const Values &results,
+                     BytesOf bytesOf, DTypeOf dtypeOf) {
   if (op.fixedTimeUs)
     return *op.fixedTimeUs;
   if (op.isView || op.computeClass == ComputeClass::View)
     return 0;
   int64_t bytes = addBytes(op.bytesRead, op.bytesWritten);
   if (bytes == 0) {
-    for (ValueId operand : op.operands)
-      bytes = addBytes(bytes, graph.value(operand).type.bytes());
-    for (ValueId result : op.results)
-      bytes = addBytes(bytes, graph.value(result).type.bytes());
+    for (ValueId operand : operands)
+      bytes = addBytes(bytes, bytesOf(operand));
+    for (ValueId result : results)
+      bytes = addBytes(bytes, bytesOf(result));
   }
   // Matrix units run at the operand precision (bf16 x bf16 -> f32 is a bf16
   // matmul); other ops at the precision they write.
   DType dtype = DType::F32;
-  if (!op.operands.empty())
-    dtype = graph.value(op.operands.front()).type.dtype;
-  else if (!op.results.empty())
-    dtype = graph.value(op.results.front()).type.dtype;
-  if (!op.results.empty() && op.computeClass != ComputeClass::Matmul &&
+  if (!operands.empty())
+    dtype = dtypeOf(operands.front());
+  else if (!results.empty())
+    dtype = dtypeOf(results.front());
+  if (!results.empty() && op.computeClass != ComputeClass::Matmul &&
       op.computeClass != ComputeClass::Conv &&
       op.computeClass != ComputeClass::Attention)
-    dtype = graph.value(op.results.front()).type.dtype;
+    dtype = dtypeOf(results.front());
+  const TargetSpec &target = model.target();
   return rooflineUs(op.flops, static_cast<double>(bytes),
-                    peakFlops(op.computeClass, dtype),
-                    target_.memoryBandwidthBytesPerSecond) +
-         target_.launchOverheadUs;
+                    model.peakFlops(op.computeClass, dtype),
+                    target.memoryBandwidthBytesPerSecond) +
+         target.launchOverheadUs;
 }
+} // namespace
+
+double CostModel::predictTimeUs(const Graph &graph, OpId opId) const {
+  const GraphOp &op = graph.op(opId);
+  return predictOpTime(
+      *this, op, op.operands, op.results,
+      [&](ValueId value) { return graph.value(value).type.bytes(); },
+      [&](ValueId value) { return graph.value(value).type.dtype; });
+}
+
+namespace detail {
+double predictOpTimeUs(const CostModel &costModel, const Graph &graph,
+                       const FlatGraph &flat, OpId opId) {
+  const GraphOp &op = graph.op(opId);
+  return predictOpTime(
+      costModel, op, flat.operands(opId), flat.results(opId),
+      [&](ValueId value) { return flat.bytes[value]; },
+      [&](ValueId value) { return flat.dtype[value]; });
+}
+} // namespace detail
 
 double CostModel::predictPointwiseTimeUs(double flops, int64_t bytes,
                                          DType dtype) const {

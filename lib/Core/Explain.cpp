@@ -12,9 +12,25 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/strings/str_join.h"
 
 namespace remat::detail {
+
+RecomputeChains
+buildChains(size_t numValues,
+            const std::vector<std::pair<ValueId, OpId>> &replays) {
+  // Counting sort by value, stable: each chain keeps schedule order.
+  RecomputeChains chains;
+  chains.begin.assign(numValues + 1, 0);
+  for (const auto &[value, op] : replays)
+    ++chains.begin[value + 1];
+  for (size_t id = 0; id < numValues; ++id)
+    chains.begin[id + 1] += chains.begin[id];
+  std::vector<uint32_t> fill(chains.begin.begin(), chains.begin.end() - 1);
+  chains.ops.resize(replays.size());
+  for (const auto &[value, op] : replays)
+    chains.ops[fill[value]++] = op;
+  return chains;
+}
 
 namespace {
 
@@ -22,29 +38,30 @@ std::string formatMicroseconds(double us) {
   return absl::StrFormat("%.3g us", us);
 }
 
-std::string banPhrase(const Graph &graph, OpId op, AutoBan ban) {
-  std::string what = describeOpForUser(graph, op);
+void appendBanPhrase(std::string &out, const Graph &graph, OpId op,
+                     AutoBan ban) {
+  appendOpForUser(out, graph, op);
   switch (ban) {
   case AutoBan::ComputeIntensive:
     // Untagged: the automatic ban on compute-intensive classes applies. Say
     // so, and how to lift it, rather than naming a tag the user never set.
-    return absl::StrCat(what,
-                        " which is compute-intensive (matmul, conv and "
-                        "attention are not recomputed automatically; a "
-                        "policy or must_recompute can allow it)");
+    out += " which is compute-intensive (matmul, conv and attention are not "
+           "recomputed automatically; a policy or must_recompute can allow "
+           "it)";
+    break;
   case AutoBan::NoAutoRecompute:
-    return absl::StrCat(what, " which is no_auto_recompute");
+    out += " which is no_auto_recompute";
+    break;
   case AutoBan::LargeReduction:
-    return absl::StrCat(what,
-                        " whose output is less than 1/4 of its input (not "
-                        "recomputed automatically)");
+    out += " whose output is less than 1/4 of its input (not recomputed "
+           "automatically)";
+    break;
   case AutoBan::Collective:
-    return absl::StrCat(what,
-                        " (collectives are not recomputed automatically)");
+    out += " (collectives are not recomputed automatically)";
+    break;
   case AutoBan::None:
     break;
   }
-  return what;
 }
 
 std::string formula(const Graph &graph, const Derivation &derivation) {
@@ -84,85 +101,128 @@ std::string formula(const Graph &graph, const Derivation &derivation) {
   return c;
 }
 
+/// Formats every reason straight into `Plan::reasons`; the searches behind
+/// some reasons mark visited values and ops with a per-search stamp instead
+/// of allocating sets, so that explaining a 1M-op plan allocates nothing
+/// per decision.
 class Explainer {
 public:
   Explainer(const PlanContext &context, const StrategyResult &result,
-            const WalkFacts &facts)
-      : context_(context), graph_(context.graph),
-        constraints_(context.constraints), result_(result), facts_(facts) {}
+            const WalkFacts &facts, Plan &plan)
+      : context_(context), graph_(context.graph), flat_(context.flat),
+        constraints_(context.constraints), result_(result), facts_(facts),
+        plan_(plan), out_(plan.reasons) {}
 
-  std::vector<ValueDecision> run() {
-    std::vector<int32_t> derivedIndex(graph_.numValues(), -1);
+  void run() {
+    const size_t numValues = flat_.numValues();
+    chains_ = buildChains(numValues, facts_.replays);
+    std::vector<int32_t> derivedIndex(numValues, -1);
     for (size_t i = 0; i < result_.derivations.size(); ++i)
       derivedIndex[result_.derivations[i].value] = static_cast<int32_t>(i);
-    std::vector<ValueDecision> decisions;
-    for (size_t id = 0; id < graph_.numValues(); ++id) {
+    std::vector<ValueDecision> &decisions = plan_.decisions;
+    decisions.clear();
+    decisions.reserve(context_.phases.forwardValues.size() +
+                      context_.phases.neededByBackward.size());
+    out_.clear();
+    // About 64 characters a reason: one allocation, not a doubling series.
+    out_.reserve(64 * decisions.capacity());
+    plan_.recomputeOps.clear();
+    for (size_t id = 0; id < numValues; ++id) {
       ValueId value = static_cast<ValueId>(id);
-      const GraphValue &graphValue = graph_.value(value);
       ValueDecision decision;
       decision.value = value;
-      if (graphValue.inputRole) {
-        if (*graphValue.inputRole == InputRole::Tangent ||
-            !facts_.inputRead[value])
+      decision.reasonBegin = out_.size();
+      if (int8_t role = flat_.inputRole[id]; role != FlatGraph::kNotInput) {
+        InputRole inputRole = static_cast<InputRole>(role);
+        if (inputRole == InputRole::Tangent || !facts_.inputRead[value])
           continue;
         decision.decision = Decision::Input;
-        decision.reason = inputReason(*graphValue.inputRole);
-        decisions.push_back(std::move(decision));
+        appendInputReason(inputRole);
+      } else if (!constraints_.isForward[value]) {
         continue;
-      }
-      if (!constraints_.isForward[value])
-        continue;
-      if (int32_t index = derivedIndex[value]; index >= 0) {
+      } else if (int32_t index = derivedIndex[value]; index >= 0) {
         const Derivation &derivation = result_.derivations[index].derivation;
         decision.decision = Decision::Derive;
-        decision.derivation = derivation;
-        decision.reason =
-            absl::StrCat("derived as ", formula(graph_, derivation));
+        decision.derivation = std::make_shared<const Derivation>(derivation);
+        absl::StrAppend(&out_, "derived as ", formula(graph_, derivation));
         if (!derivation.exact)
-          absl::StrAppend(&decision.reason,
-                          " (inexact: floating-point rounding may differ)");
+          out_ += " (inexact: floating-point rounding may differ)";
       } else if (facts_.readFromForward[value]) {
         decision.decision = Decision::Save;
-        decision.reason = saveReason(value);
+        appendSaveReason(value);
       } else if (facts_.recomputed[value] && constraints_.needed[value]) {
         decision.decision = Decision::Recompute;
-        decision.recomputeChain = facts_.chains[value];
-        decision.reason = recomputeReason(value);
+        absl::Span<const OpId> chain = chains_.of(value);
+        decision.chainBegin = plan_.recomputeOps.size();
+        decision.chainSize = static_cast<uint32_t>(chain.size());
+        plan_.recomputeOps.insert(plan_.recomputeOps.end(), chain.begin(),
+                                  chain.end());
+        appendRecomputeReason(value);
       } else {
         decision.decision = Decision::NotNeeded;
-        decision.reason = notNeededReason(value);
+        appendNotNeededReason(value);
       }
+      decision.reasonSize =
+          static_cast<uint32_t>(out_.size() - decision.reasonBegin);
       decisions.push_back(std::move(decision));
     }
-    return decisions;
   }
 
 private:
-  std::string inputReason(InputRole role) const {
+  void appendInputReason(InputRole role) {
     switch (role) {
     case InputRole::Input:
-      return "input: backward reads this function input";
+      out_ += "input: backward reads this function input";
+      return;
     case InputRole::Parameter:
-      return "parameter: always available";
+      out_ += "parameter: always available";
+      return;
     case InputRole::RngState:
-      return "rng state: always available, so random ops can be replayed";
+      out_ += "rng state: always available, so random ops can be replayed";
+      return;
     case InputRole::Tangent:
       break;
     }
-    return "input";
+    out_ += "input";
   }
 
-  OpId producerOf(ValueId value) const { return graph_.value(value).producer; }
+  OpId producerOf(ValueId value) const { return flat_.producer[value]; }
+
+  /// displayName, without touching the graph for unnamed values.
+  void appendName(ValueId value) {
+    if (flat_.named[value])
+      appendDisplayName(out_, graph_, value);
+    else
+      absl::StrAppend(&out_, "%", value);
+  }
+
+  const std::string &policyText() {
+    if (policyText_.empty())
+      policyText_ = toString(context_.options.policy);
+    return policyText_;
+  }
+
+  /// A fresh stamp for one search; the mark arrays are allocated on first
+  /// use (many plans never search).
+  uint32_t nextStamp() {
+    if (valueMark_.empty()) {
+      valueMark_.assign(flat_.numValues(), 0);
+      opMark_.assign(flat_.numOps(), 0);
+    }
+    return ++stamp_;
+  }
 
   /// The closest op a recomputation of `value` would have to replay but that
   /// automatic planning may not, searching through values not kept.
-  std::optional<std::pair<OpId, AutoBan>> blockingBan(ValueId value) const {
-    std::vector<ValueId> frontier = {value};
-    std::vector<ValueId> seen = {value};
+  std::optional<std::pair<OpId, AutoBan>> blockingBan(ValueId value) {
+    const uint32_t stamp = nextStamp();
+    frontier_.clear();
+    frontier_.push_back(value);
+    valueMark_[value] = stamp;
     constexpr size_t kSearchLimit = 256; // reasons stay cheap on huge graphs
-    for (size_t next = 0; next < frontier.size() && next < kSearchLimit;
+    for (size_t next = 0; next < frontier_.size() && next < kSearchLimit;
          ++next) {
-      ValueId current = frontier[next];
+      ValueId current = frontier_[next];
       if (current != value) {
         if (constraints_.autoBan[current] != AutoBan::None)
           return std::make_pair(producerOf(current),
@@ -170,180 +230,223 @@ private:
         if (result_.keep[current] || facts_.readFromForward[current])
           continue;
       }
-      for (ValueId operand : graph_.op(producerOf(current)).operands) {
-        if (graph_.value(operand).producer == kNoId ||
-            std::find(seen.begin(), seen.end(), operand) != seen.end())
+      for (ValueId operand : flat_.operands(producerOf(current))) {
+        if (flat_.isInput(operand) || valueMark_[operand] == stamp)
           continue;
-        seen.push_back(operand);
-        frontier.push_back(operand);
+        valueMark_[operand] = stamp;
+        frontier_.push_back(operand);
       }
     }
     return std::nullopt;
   }
 
-  std::string saveReason(ValueId value) const {
-    if (constraints_.isOutput[value])
-      return "saved: it is a function result, live until the end anyway";
+  void appendSaveReason(ValueId value) {
+    if (constraints_.isOutput[value]) {
+      out_ += "saved: it is a function result, live until the end anyway";
+      return;
+    }
     OpId producer = producerOf(value);
     switch (constraints_.hardSave[value]) {
     case HardSave::NeverRecompute:
       if (constraints_.policyOverruled[value])
-        return absl::StrCat("saved: tagged never_recompute (which wins over "
-                            "checkpoint policy ",
-                            toString(context_.options.policy), ")");
-      return "saved: tagged never_recompute";
+        absl::StrAppend(&out_,
+                        "saved: tagged never_recompute (which wins over "
+                        "checkpoint policy ",
+                        policyText(), ")");
+      else
+        out_ += "saved: tagged never_recompute";
+      return;
     case HardSave::RandomWithoutRng:
-      return absl::StrCat("saved: recomputing it needs ",
-                          describeOpForUser(graph_, producer),
-                          " whose RNG state is not a graph input");
+      out_ += "saved: recomputing it needs ";
+      appendOpForUser(out_, graph_, producer);
+      out_ += " whose RNG state is not a graph input";
+      return;
     case HardSave::None:
       break;
     }
-    if (constraints_.user[value] == UserChoice::PolicySave)
-      return absl::StrCat("saved: checkpoint policy ",
-                          toString(context_.options.policy), " saves it");
+    if (constraints_.user[value] == UserChoice::PolicySave) {
+      absl::StrAppend(&out_, "saved: checkpoint policy ", policyText(),
+                      " saves it");
+      return;
+    }
     if (!constraints_.needed[value]) {
       ValueId owner = facts_.owner[value];
-      return absl::StrCat("saved: recomputing ",
-                          owner == kNoId ? std::string("other values")
-                                         : displayName(graph_, owner),
-                          " starts from it");
+      out_ += "saved: recomputing ";
+      if (owner == kNoId)
+        out_ += "other values";
+      else
+        appendName(owner);
+      out_ += " starts from it";
+      return;
     }
     Strategy strategy = context_.options.strategy;
-    if (strategy == Strategy::SaveAll)
-      return "saved: save-all keeps every value backward reads";
-    if (strategy == Strategy::RecomputeAll)
-      return "saved: recompute-all could not recompute it";
-    if (constraints_.autoBan[value] != AutoBan::None)
-      return absl::StrCat(
-          "saved: recomputing it needs ",
-          banPhrase(graph_, producer, constraints_.autoBan[value]));
-    if (auto ban = blockingBan(value))
-      return absl::StrCat("saved: recomputing it needs ",
-                          banPhrase(graph_, ban->first, ban->second),
-                          ", whose result is not saved");
-    int64_t bytes = graph_.value(value).type.bytes();
+    if (strategy == Strategy::SaveAll) {
+      out_ += "saved: save-all keeps every value backward reads";
+      return;
+    }
+    if (strategy == Strategy::RecomputeAll) {
+      out_ += "saved: recompute-all could not recompute it";
+      return;
+    }
+    if (constraints_.autoBan[value] != AutoBan::None) {
+      out_ += "saved: recomputing it needs ";
+      appendBanPhrase(out_, graph_, producer, constraints_.autoBan[value]);
+      return;
+    }
+    if (auto ban = blockingBan(value)) {
+      out_ += "saved: recomputing it needs ";
+      appendBanPhrase(out_, graph_, ban->first, ban->second);
+      out_ += ", whose result is not saved";
+      return;
+    }
+    int64_t bytes = context_.tables.valueBytes[value];
     switch (strategy) {
     case Strategy::MinCut:
-      return absl::StrCat("saved: keeping it (", formatBytes(bytes),
-                          ") costs less than keeping what recomputing it "
-                          "needs (min-cut)");
+      absl::StrAppend(&out_, "saved: keeping it (", formatBytes(bytes),
+                      ") costs less than keeping what recomputing it "
+                      "needs (min-cut)");
+      return;
     case Strategy::Budget:
-      return absl::StrCat(
-          "saved: the budget",
-          result_.budgetBytes
-              ? absl::StrCat(" (", formatBytes(*result_.budgetBytes), ")")
-              : std::string(),
-          " has room for it, and recomputing it would cost ",
-          formatMicroseconds(
-              context_.costModel.predictTimeUs(graph_, producer)));
+      out_ += "saved: the budget";
+      if (result_.budgetBytes)
+        absl::StrAppend(&out_, " (", formatBytes(*result_.budgetBytes), ")");
+      absl::StrAppend(&out_,
+                      " has room for it, and recomputing it would cost ",
+                      formatMicroseconds(context_.tables.opTimeUs[producer]));
+      return;
     case Strategy::Optimal:
-      return "saved: the optimal schedule keeps it from forward";
+      out_ += "saved: the optimal schedule keeps it from forward";
+      return;
     default:
       break;
     }
-    return "saved";
+    out_ += "saved";
   }
 
-  std::string fromList(ValueId value) const {
-    const std::vector<OpId> &chain = facts_.chains[value];
-    std::vector<OpId> sortedChain(chain.begin(), chain.end());
-    std::sort(sortedChain.begin(), sortedChain.end());
-    std::vector<ValueId> reads;
-    for (OpId op : chain)
-      for (ValueId operand : graph_.op(op).operands) {
-        OpId producer = graph_.value(operand).producer;
-        if (producer != kNoId &&
-            std::binary_search(sortedChain.begin(), sortedChain.end(),
-                               producer))
-          continue;
-        if (graph_.value(operand).inputRole == InputRole::Parameter)
-          continue; // weights are always there; naming them adds noise
-        if (std::find(reads.begin(), reads.end(), operand) == reads.end())
-          reads.push_back(operand);
-      }
-    if (reads.empty())
-      return "parameters only";
-    constexpr size_t kShown = 3;
-    std::vector<std::string> names;
-    for (size_t i = 0; i < reads.size() && i < kShown; ++i)
-      names.push_back(displayName(graph_, reads[i]));
-    std::string text = absl::StrJoin(names, ", ");
-    if (reads.size() > kShown)
-      absl::StrAppend(&text, " and ", reads.size() - kShown, " more");
-    return text;
+  /// The values a recomputation reads from outside its chain (parameters
+  /// left out): the first three by name, then a count.
+  void appendFromList(ValueId value) {
+    absl::Span<const OpId> chain = chains_.of(value);
+    size_t numReads = 0;
+    if (!chain.empty()) {
+      const uint32_t stamp = nextStamp();
+      for (OpId op : chain)
+        opMark_[op] = stamp;
+      constexpr size_t kShown = 3;
+      for (OpId op : chain)
+        for (ValueId operand : flat_.operands(op)) {
+          OpId producer = flat_.producer[operand];
+          if (producer != kNoId && opMark_[producer] == stamp)
+            continue;
+          if (flat_.inputRole[operand] ==
+              static_cast<int8_t>(InputRole::Parameter))
+            continue; // weights are always there; naming them adds noise
+          if (valueMark_[operand] == stamp)
+            continue;
+          valueMark_[operand] = stamp;
+          if (numReads < kShown) {
+            if (numReads > 0)
+              out_ += ", ";
+            appendName(operand);
+          }
+          ++numReads;
+        }
+      if (numReads > kShown)
+        absl::StrAppend(&out_, " and ", numReads - kShown, " more");
+    }
+    if (numReads == 0)
+      out_ += "parameters only";
   }
 
-  std::string recomputeReason(ValueId value) const {
-    std::string from = absl::StrCat("recomputed from ", fromList(value));
+  void appendRecomputeReason(ValueId value) {
     // A result of an op replayed for another value (split, multi-output
     // attention): name that value instead of an empty chain.
-    if (facts_.chains[value].empty() && facts_.owner[value] != kNoId &&
-        facts_.owner[value] != value)
-      from = absl::StrCat("recomputed together with ",
-                          displayName(graph_, facts_.owner[value]), " by ",
-                          describeOpForUser(graph_, producerOf(value)));
+    ValueId owner = facts_.owner[value];
+    if (chains_.of(value).empty() && owner != kNoId && owner != value) {
+      out_ += "recomputed together with ";
+      appendName(owner);
+      out_ += " by ";
+      appendOpForUser(out_, graph_, producerOf(value));
+    } else {
+      out_ += "recomputed from ";
+      appendFromList(value);
+    }
     switch (constraints_.user[value]) {
     case UserChoice::MustRecompute:
-      return absl::StrCat(from, ": tagged must_recompute");
+      out_ += ": tagged must_recompute";
+      return;
     case UserChoice::PolicyRecompute:
-      return absl::StrCat(from, ": checkpoint policy ",
-                          toString(context_.options.policy),
-                          " does not save it");
+      absl::StrAppend(&out_, ": checkpoint policy ", policyText(),
+                      " does not save it");
+      return;
     default:
       break;
     }
-    std::string saving = formatBytes(graph_.value(value).type.bytes());
     switch (context_.options.strategy) {
     case Strategy::RecomputeAll:
-      return absl::StrCat(from, " (recompute-all saves only inputs and what "
-                                "tags force)");
+      out_ += " (recompute-all saves only inputs and what tags force)";
+      return;
     case Strategy::MinCut:
-      return absl::StrCat(from, " (cheaper than saving ", saving, ")");
+      absl::StrAppend(&out_, " (cheaper than saving ",
+                      formatBytes(context_.tables.valueBytes[value]), ")");
+      return;
     case Strategy::Budget: {
       double us = 0;
-      for (OpId op : facts_.chains[value])
-        us += context_.costModel.predictTimeUs(graph_, op);
-      return absl::StrCat(from, " (cheaper than saving ", saving, "; costs ",
-                          formatMicroseconds(us), " to fit the budget)");
+      for (OpId op : chains_.of(value))
+        us += context_.tables.opTimeUs[op];
+      absl::StrAppend(&out_, " (cheaper than saving ",
+                      formatBytes(context_.tables.valueBytes[value]),
+                      "; costs ", formatMicroseconds(us), " to fit the budget)");
+      return;
     }
     case Strategy::Optimal:
-      return absl::StrCat(
-          from, " (the optimal schedule re-evaluates it in backward)");
+      out_ += " (the optimal schedule re-evaluates it in backward)";
+      return;
     default:
       break;
     }
-    return from;
   }
 
-  std::string notNeededReason(ValueId value) const {
-    if (facts_.recomputed[value] && facts_.owner[value] != kNoId)
-      return absl::StrCat("not needed by backward: replayed only to recompute ",
-                          displayName(graph_, facts_.owner[value]));
+  void appendNotNeededReason(ValueId value) {
+    if (facts_.recomputed[value] && facts_.owner[value] != kNoId) {
+      out_ += "not needed by backward: replayed only to recompute ";
+      appendName(facts_.owner[value]);
+      return;
+    }
     OpId producer = producerOf(value);
     bool readsInputs = false;
-    for (ValueId operand : graph_.op(producer).operands)
+    for (ValueId operand : flat_.operands(producer))
       readsInputs |= constraints_.needed[operand] != 0;
-    if (readsInputs)
-      return absl::StrCat("not needed by backward: the backward of ",
-                          describeOpForUser(graph_, producer),
-                          " reads only its inputs");
-    return "not needed by backward: no backward op reads it";
+    if (readsInputs) {
+      out_ += "not needed by backward: the backward of ";
+      appendOpForUser(out_, graph_, producer);
+      out_ += " reads only its inputs";
+      return;
+    }
+    out_ += "not needed by backward: no backward op reads it";
   }
 
   const PlanContext &context_;
   const Graph &graph_;
+  const FlatGraph &flat_;
   const Constraints &constraints_;
   const StrategyResult &result_;
   const WalkFacts &facts_;
+  Plan &plan_;
+  std::string &out_;
+  RecomputeChains chains_;
+  std::string policyText_;
+  std::vector<uint32_t> valueMark_;
+  std::vector<uint32_t> opMark_;
+  uint32_t stamp_ = 0;
+  std::vector<ValueId> frontier_;
 };
 
 } // namespace
 
-std::vector<ValueDecision> explainDecisions(const PlanContext &context,
-                                            const StrategyResult &result,
-                                            const WalkFacts &facts) {
-  return Explainer(context, result, facts).run();
+void explainDecisions(const PlanContext &context, const StrategyResult &result,
+                      const WalkFacts &facts, Plan &plan) {
+  Explainer(context, result, facts, plan).run();
 }
 
 } // namespace remat::detail

@@ -6,6 +6,7 @@
 
 #include "remat/Core/Graph.h"
 
+#include "FlatGraph.h"
 #include "StringUtil.h"
 
 #include "absl/strings/str_cat.h"
@@ -213,26 +214,35 @@ absl::Status Graph::validate() const {
 absl::StatusOr<Classification> classify(const Graph &graph) {
   if (absl::Status status = graph.validate(); !status.ok())
     return status;
+  absl::StatusOr<detail::FlatGraph> flat = detail::buildFlatGraph(graph);
+  if (!flat.ok())
+    return flat.status();
+  return detail::classifyFlat(graph, *flat);
+}
+
+absl::StatusOr<Classification>
+detail::classifyFlat(const Graph &graph, const FlatGraph &flat) {
+  const size_t numValues = flat.numValues();
+  const size_t numOps = flat.numOps();
   Classification result;
-  result.opPhase.assign(graph.numOps(), Phase::Forward);
+  result.opPhase.assign(numOps, Phase::Forward);
   // isBackwardValue: a tangent or a value produced by a backward op.
-  std::vector<bool> isBackwardValue(graph.numValues(), false);
-  for (size_t id = 0; id < graph.numValues(); ++id) {
-    const GraphValue &value = graph.value(static_cast<ValueId>(id));
-    if (value.inputRole == InputRole::Tangent)
-      isBackwardValue[id] = true;
-  }
-  for (size_t id = 0; id < graph.numOps(); ++id) {
-    const GraphOp &op = graph.op(static_cast<OpId>(id));
+  std::vector<uint8_t> isBackwardValue(numValues, 0);
+  for (size_t id = 0; id < numValues; ++id)
+    isBackwardValue[id] =
+        flat.inputRole[id] == static_cast<int8_t>(InputRole::Tangent);
+  for (size_t id = 0; id < numOps; ++id) {
+    OpId opId = static_cast<OpId>(id);
     ValueId backwardOperand = kNoId;
-    for (ValueId operand : op.operands)
+    for (ValueId operand : flat.operands(opId))
       if (isBackwardValue[operand]) {
         backwardOperand = operand;
         break;
       }
-    Phase phase = op.phase ? *op.phase
-                           : (backwardOperand != kNoId ? Phase::Backward
-                                                       : Phase::Forward);
+    Phase phase = flat.explicitPhase[id] != FlatGraph::kNoPhase
+                      ? static_cast<Phase>(flat.explicitPhase[id])
+                      : (backwardOperand != kNoId ? Phase::Backward
+                                                  : Phase::Forward);
     if (phase == Phase::Forward && backwardOperand != kNoId) {
       const GraphValue &culprit = graph.value(backwardOperand);
       std::string origin =
@@ -240,31 +250,29 @@ absl::StatusOr<Classification> classify(const Graph &graph) {
                             : absl::StrCat("produced by backward ",
                                            describeOp(graph, culprit.producer));
       return absl::InvalidArgumentError(absl::StrCat(
-          describeOp(graph, static_cast<OpId>(id)),
-          " is marked phase forward but reads ",
+          describeOp(graph, opId), " is marked phase forward but reads ",
           describeValue(graph, backwardOperand), ", which is ", origin,
           "; forward cannot depend on backward: drop the explicit phase or "
           "mark the op backward"));
     }
     result.opPhase[id] = phase;
     if (phase == Phase::Backward)
-      for (ValueId res : op.results)
-        isBackwardValue[res] = true;
+      for (ValueId res : flat.results(opId))
+        isBackwardValue[res] = 1;
   }
-  std::vector<bool> needed(graph.numValues(), false);
-  for (size_t id = 0; id < graph.numOps(); ++id) {
+  std::vector<uint8_t> needed(numValues, 0);
+  for (size_t id = 0; id < numOps; ++id) {
     if (result.opPhase[id] != Phase::Backward)
       continue;
-    for (ValueId operand : graph.op(static_cast<OpId>(id)).operands)
+    for (ValueId operand : flat.operands(static_cast<OpId>(id)))
       if (!isBackwardValue[operand])
-        needed[operand] = true;
+        needed[operand] = 1;
   }
-  for (size_t id = 0; id < graph.numValues(); ++id) {
+  for (size_t id = 0; id < numValues; ++id) {
     if (needed[id])
       result.neededByBackward.push_back(static_cast<ValueId>(id));
-    const GraphValue &value = graph.value(static_cast<ValueId>(id));
-    if (value.producer != kNoId &&
-        result.opPhase[value.producer] == Phase::Forward)
+    OpId producer = flat.producer[id];
+    if (producer != kNoId && result.opPhase[producer] == Phase::Forward)
       result.forwardValues.push_back(static_cast<ValueId>(id));
   }
   return result;

@@ -31,9 +31,9 @@ struct Materialized {
 class BackwardWalker {
 public:
   BackwardWalker(const PlanContext &context, const StrategyResult &result)
-      : context_(context), graph_(context.graph),
+      : context_(context), flat_(context.flat),
         constraints_(context.constraints), result_(result) {
-    const size_t numValues = graph_.numValues();
+    const size_t numValues = flat_.numValues();
     available_.assign(numValues, 0);
     derivedIndex_.assign(numValues, -1);
     for (size_t i = 0; i < result.derivations.size(); ++i)
@@ -42,16 +42,13 @@ public:
     facts_.recomputed.assign(numValues, 0);
     facts_.inputRead.assign(numValues, 0);
     facts_.owner.assign(numValues, kNoId);
-    facts_.chains.assign(numValues, {});
   }
 
   Materialized run() {
-    const Graph &graph = graph_;
-    for (size_t opIndex = 0; opIndex < graph.numOps(); ++opIndex) {
+    for (size_t opIndex = 0; opIndex < flat_.numOps(); ++opIndex) {
       if (context_.phases.opPhase[opIndex] != Phase::Backward)
         continue;
-      const GraphOp &op = graph.op(static_cast<OpId>(opIndex));
-      for (ValueId operand : op.operands) {
+      for (ValueId operand : flat_.operands(static_cast<OpId>(opIndex))) {
         if (isInput(operand)) {
           facts_.inputRead[operand] = 1;
           continue;
@@ -65,9 +62,7 @@ public:
   }
 
 private:
-  bool isInput(ValueId value) const {
-    return graph_.value(value).producer == kNoId;
-  }
+  bool isInput(ValueId value) const { return flat_.isInput(value); }
   bool isKept(ValueId value) const {
     return result_.keep[value] || constraints_.isOutput[value];
   }
@@ -107,8 +102,7 @@ private:
           for (ValueId source : result_.derivations[index].derivation.from)
             push(source);
         } else {
-          for (ValueId operand :
-               graph_.op(graph_.value(value).producer).operands)
+          for (ValueId operand : flat_.operands(flat_.producer[value]))
             push(operand);
         }
         continue;
@@ -127,10 +121,10 @@ private:
           derivations_.push_back(std::move(step));
           available_[value] = 1;
         } else {
-          OpId producer = graph_.value(value).producer;
+          OpId producer = flat_.producer[value];
           steps_.push_back(producer);
-          facts_.chains[owner].push_back(producer);
-          for (ValueId result : graph_.op(producer).results) {
+          facts_.replays.emplace_back(owner, producer);
+          for (ValueId result : flat_.results(producer)) {
             available_[result] = 1;
             facts_.recomputed[result] = 1;
             if (facts_.owner[result] == kNoId)
@@ -144,23 +138,23 @@ private:
   }
 
   Materialized buildSchedule() {
-    const Graph &graph = graph_;
-    std::vector<uint8_t> opNeeded(graph.numOps(), 0);
-    for (size_t id = 0; id < graph.numValues(); ++id) {
+    const size_t numOps = flat_.numOps();
+    std::vector<uint8_t> opNeeded(numOps, 0);
+    for (size_t id = 0; id < flat_.numValues(); ++id) {
       if (!constraints_.isForward[id])
         continue;
       if (facts_.readFromForward[id] || constraints_.isOutput[id])
-        opNeeded[graph.value(static_cast<ValueId>(id)).producer] = 1;
+        opNeeded[flat_.producer[id]] = 1;
     }
-    for (size_t i = graph.numOps(); i-- > 0;) {
+    for (size_t i = numOps; i-- > 0;) {
       if (!opNeeded[i] || context_.phases.opPhase[i] != Phase::Forward)
         continue;
-      for (ValueId operand : graph.op(static_cast<OpId>(i)).operands)
-        if (OpId producer = graph.value(operand).producer; producer != kNoId)
+      for (ValueId operand : flat_.operands(static_cast<OpId>(i)))
+        if (OpId producer = flat_.producer[operand]; producer != kNoId)
           opNeeded[producer] = 1;
     }
     Materialized out;
-    for (size_t i = 0; i < graph.numOps(); ++i)
+    for (size_t i = 0; i < numOps; ++i)
       if (opNeeded[i] && context_.phases.opPhase[i] == Phase::Forward)
         out.schedule.steps.push_back(static_cast<OpId>(i));
     size_t offset = out.schedule.steps.size();
@@ -175,7 +169,7 @@ private:
   }
 
   const PlanContext &context_;
-  const Graph &graph_;
+  const FlatGraph &flat_;
   const Constraints &constraints_;
   const StrategyResult &result_;
   std::vector<uint8_t> available_;
@@ -190,7 +184,7 @@ private:
 } // namespace
 
 double derivationElements(const PlanContext &context, ValueId value) {
-  DType dtype = context.graph.value(value).type.dtype;
+  DType dtype = context.flat.dtype[value];
   return static_cast<double>(context.tables.valueBytes[value] /
                              std::max<int64_t>(dtypeBytes(dtype), 1));
 }
@@ -201,22 +195,22 @@ double derivationTimeUs(const PlanContext &context,
   for (ValueId source : derivation.from)
     bytes += context.tables.valueBytes[source];
   return context.costModel.predictPointwiseTimeUs(
-      derivationElements(context, value), bytes,
-      context.graph.value(value).type.dtype);
+      derivationElements(context, value), bytes, context.flat.dtype[value]);
 }
 
 absl::StatusOr<SimulationResult> simulateKeep(const PlanContext &context,
                                               const StrategyResult &result) {
   Materialized materialized = BackwardWalker(context, result).run();
-  return simulate(context.graph, context.phases, materialized.schedule,
-                  context.tables);
+  return simulateFlat(context.graph, context.flat, context.phases,
+                      materialized.schedule, context.tables);
 }
 
 absl::StatusOr<Plan> materializePlan(const PlanContext &context,
                                      const StrategyResult &result) {
   Materialized materialized = BackwardWalker(context, result).run();
-  absl::StatusOr<SimulationResult> simulation = simulate(
-      context.graph, context.phases, materialized.schedule, context.tables);
+  absl::StatusOr<SimulationResult> simulation =
+      simulateFlat(context.graph, context.flat, context.phases,
+                   materialized.schedule, context.tables);
   if (!simulation.ok())
     return absl::InternalError(absl::StrCat(
         "the planner built a schedule the simulator rejects (a planner bug; "
@@ -227,7 +221,7 @@ absl::StatusOr<Plan> materializePlan(const PlanContext &context,
   plan.targetName = context.options.target.name;
   plan.budgetBytes = result.budgetBytes;
   plan.classification = context.phases;
-  plan.decisions = explainDecisions(context, result, materialized.facts);
+  explainDecisions(context, result, materialized.facts, plan);
   plan.schedule = std::move(materialized.schedule);
   plan.simulation = *simulation;
   for (const DerivationChoice &choice : result.derivations)

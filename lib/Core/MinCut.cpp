@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <memory>
 
 namespace remat::detail {
 
@@ -28,24 +29,44 @@ namespace {
 using Capacity = int64_t;
 constexpr Capacity kInfinite = Capacity(1) << 62;
 
-/// Dinic's max-flow over a static edge list. Edges are collected first and
-/// then laid out in compressed-sparse-row form (each node's arcs contiguous,
-/// paired forward/reverse arcs linked by index): on 1M-op graphs the
-/// breadth-first level builds dominate, and walking a per-node linked list
-/// scattered over the whole arc array cost a cache miss per arc.
+/// Dinic's max-flow over a static edge set, laid out in compressed-sparse-row
+/// form (each node's arcs contiguous, paired forward/reverse arcs linked by
+/// index): on 1M-op graphs the breadth-first level builds dominate, and
+/// walking a per-node linked list scattered over the whole arc array cost a
+/// cache miss per arc.
 class MaxFlow {
 public:
   explicit MaxFlow(int32_t numNodes) : numNodes_(numNodes) {}
 
-  void addEdge(int32_t from, int32_t to, Capacity capacity) {
-    edges_.push_back(Edge{from, to, capacity});
+  /// Lays out the edges that `forEachEdge(add)` passes to
+  /// `add(from, to, capacity)`. It is called twice, to count each node's arcs
+  /// and then to place them (a counting sort by tail node), and must pass
+  /// the same edges in the same order both times: no edge list is stored.
+  template <typename ForEachEdge> void build(ForEachEdge forEachEdge) {
+    firstArc_.assign(numNodes_ + 1, 0);
+    size_t numEdges = 0;
+    forEachEdge([&](int32_t from, int32_t to, Capacity) {
+      ++firstArc_[from + 1];
+      ++firstArc_[to + 1];
+      ++numEdges;
+    });
+    for (int32_t node = 0; node < numNodes_; ++node)
+      firstArc_[node + 1] += firstArc_[node];
+    // Arcs are written once below: no zero-filling pass over them first.
+    arcs_.reset(new Arc[2 * numEdges]);
+    std::vector<int32_t> &fill = currentArc_;
+    fill.assign(firstArc_.begin(), firstArc_.end() - 1);
+    forEachEdge([&](int32_t from, int32_t to, Capacity capacity) {
+      int32_t forward = fill[from]++;
+      int32_t backward = fill[to]++;
+      arcs_[forward] = Arc{to, backward, capacity};
+      arcs_[backward] = Arc{from, forward, 0};
+    });
   }
 
   Capacity run(int32_t source, int32_t sink) {
-    buildArcs();
     Capacity total = 0;
     level_.assign(numNodes_, -1);
-    currentArc_.assign(numNodes_, 0);
     while (buildLevels(source, sink)) {
       std::copy(firstArc_.begin(), firstArc_.end() - 1, currentArc_.begin());
       while (Capacity pushed = augment(source, sink)) {
@@ -74,37 +95,11 @@ public:
   }
 
 private:
-  struct Edge {
-    int32_t from;
-    int32_t to;
-    Capacity capacity;
-  };
   struct Arc {
     int32_t to;
     int32_t reverse; // index of the paired arc
     Capacity residual;
   };
-
-  /// Counting sort of both directions of every edge by tail node.
-  void buildArcs() {
-    firstArc_.assign(numNodes_ + 1, 0);
-    for (const Edge &edge : edges_) {
-      ++firstArc_[edge.from + 1];
-      ++firstArc_[edge.to + 1];
-    }
-    for (int32_t node = 0; node < numNodes_; ++node)
-      firstArc_[node + 1] += firstArc_[node];
-    std::vector<int32_t> fill(firstArc_.begin(), firstArc_.end() - 1);
-    arcs_.assign(2 * edges_.size(), Arc{0, 0, 0});
-    for (const Edge &edge : edges_) {
-      int32_t forward = fill[edge.from]++;
-      int32_t backward = fill[edge.to]++;
-      arcs_[forward] = Arc{edge.to, backward, edge.capacity};
-      arcs_[backward] = Arc{edge.from, forward, 0};
-    }
-    edges_.clear();
-    edges_.shrink_to_fit();
-  }
 
   bool buildLevels(int32_t source, int32_t sink) {
     std::fill(level_.begin(), level_.end(), -1);
@@ -114,6 +109,14 @@ private:
     level_[source] = 0;
     for (size_t head = 0; head < queue.size(); ++head) {
       int32_t node = queue[head];
+      // Augmenting paths only climb one level per arc, so nodes at the
+      // sink's level or beyond are useless: stop there instead of leveling
+      // the rest of the graph (most of it, on 1M-op graphs). The flow value
+      // is the same, and so is the cut read from the residual graph (the
+      // source side of the minimal minimum cut, which every maximum flow
+      // gives).
+      if (level_[sink] >= 0 && level_[node] >= level_[sink])
+        break;
       for (int32_t arc = firstArc_[node]; arc < firstArc_[node + 1]; ++arc)
         if (arcs_[arc].residual > 0 && level_[arcs_[arc].to] < 0) {
           level_[arcs_[arc].to] = level_[node] + 1;
@@ -161,9 +164,8 @@ private:
   }
 
   int32_t numNodes_;
-  std::vector<Edge> edges_;
   std::vector<int32_t> firstArc_; // numNodes_ + 1 offsets into arcs_
-  std::vector<Arc> arcs_;
+  std::unique_ptr<Arc[]> arcs_;
   std::vector<int32_t> level_;
   std::vector<int32_t> currentArc_;
   std::vector<int32_t> queue_;
@@ -173,15 +175,14 @@ private:
 } // namespace
 
 absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context) {
-  const Graph &graph = context.graph;
+  const FlatGraph &flat = context.flat;
   const Constraints &constraints = context.constraints;
-  const size_t numValues = graph.numValues();
+  const size_t numValues = flat.numValues();
 
   // Candidates: graph inputs other than tangents, and forward values.
   auto isCandidate = [&](size_t id) {
-    const GraphValue &value = graph.value(static_cast<ValueId>(id));
-    if (value.inputRole)
-      return *value.inputRole != InputRole::Tangent;
+    if (int8_t role = flat.inputRole[id]; role != FlatGraph::kNotInput)
+      return role != static_cast<int8_t>(InputRole::Tangent);
     return constraints.isForward[id] != 0;
   };
 
@@ -213,9 +214,8 @@ absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context) {
     divisor *= 2;
   auto capacityOf = [&](size_t id) -> Capacity {
     ValueId value = static_cast<ValueId>(id);
-    const GraphValue &graphValue = graph.value(value);
-    if (graphValue.inputRole) {
-      if (*graphValue.inputRole != InputRole::Input)
+    if (int8_t role = flat.inputRole[id]; role != FlatGraph::kNotInput) {
+      if (role != static_cast<int8_t>(InputRole::Input))
         return 0; // parameters and RNG state are always available
       return cappedBytes(id) / divisor * tieRange;
     }
@@ -232,33 +232,38 @@ absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context) {
   MaxFlow flow(sink + 1);
   auto in = [](size_t id) { return static_cast<int32_t>(2 * id); };
   auto out = [](size_t id) { return static_cast<int32_t>(2 * id + 1); };
-  for (size_t id = 0; id < numValues; ++id) {
-    if (!isCandidate(id))
-      continue;
-    ValueId value = static_cast<ValueId>(id);
-    flow.addEdge(in(id), out(id), capacityOf(id));
-    bool input = graph.value(value).producer == kNoId;
-    if (input || !constraints.recomputable(value, /*automatic=*/true))
-      flow.addEdge(source, in(id), kInfinite);
-    if (constraints.needed[id])
-      flow.addEdge(out(id), sink, kInfinite);
-  }
-  for (size_t opIndex = 0; opIndex < graph.numOps(); ++opIndex) {
-    if (context.phases.opPhase[opIndex] != Phase::Forward)
-      continue;
-    const GraphOp &op = graph.op(static_cast<OpId>(opIndex));
-    for (size_t i = 0; i < op.operands.size(); ++i) {
-      ValueId operand = op.operands[i];
-      // x * x: one edge per distinct operand.
-      if (std::find(op.operands.begin(), op.operands.begin() + i, operand) !=
-          op.operands.begin() + i)
+  flow.build([&](auto addEdge) {
+    for (size_t id = 0; id < numValues; ++id) {
+      if (!isCandidate(id))
         continue;
-      if (!isCandidate(operand))
-        continue;
-      for (ValueId result : op.results)
-        flow.addEdge(out(operand), in(result), kInfinite);
+      ValueId value = static_cast<ValueId>(id);
+      addEdge(in(id), out(id), capacityOf(id));
+      bool input = flat.isInput(value);
+      if (input || !constraints.recomputable(value, /*automatic=*/true))
+        addEdge(source, in(id), kInfinite);
+      if (constraints.needed[id])
+        addEdge(out(id), sink, kInfinite);
     }
-  }
+    for (size_t opIndex = 0; opIndex < flat.numOps(); ++opIndex) {
+      if (context.phases.opPhase[opIndex] != Phase::Forward)
+        continue;
+      absl::Span<const ValueId> operands =
+          flat.operands(static_cast<OpId>(opIndex));
+      absl::Span<const ValueId> results =
+          flat.results(static_cast<OpId>(opIndex));
+      for (size_t i = 0; i < operands.size(); ++i) {
+        ValueId operand = operands[i];
+        // x * x: one edge per distinct operand.
+        if (std::find(operands.begin(), operands.begin() + i, operand) !=
+            operands.begin() + i)
+          continue;
+        if (!isCandidate(operand))
+          continue;
+        for (ValueId result : results)
+          addEdge(out(operand), in(result), kInfinite);
+      }
+    }
+  });
   Capacity cut = flow.run(source, sink);
   if (cut >= kInfinite)
     return absl::InternalError(

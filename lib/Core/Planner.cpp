@@ -179,12 +179,14 @@ std::string toText(const Plan &plan, const Graph &graph) {
       plan.simulation.numRecomputedEvaluations, plan.simulation.numDerivations,
       plan.usesInexactDerivation ? 1 : 0);
   for (const ValueDecision &decision : plan.decisions) {
-    absl::StrAppend(&text, "%", decision.value, " ",
-                    detail::displayName(graph, decision.value), " ",
-                    asAbsl(toString(decision.decision)), ": ", decision.reason);
-    if (!decision.recomputeChain.empty())
-      absl::StrAppend(&text, " [replays ops ",
-                      absl::StrJoin(decision.recomputeChain, ","), "]");
+    absl::StrAppend(&text, "%", decision.value, " ");
+    detail::appendDisplayName(text, graph, decision.value);
+    absl::StrAppend(&text, " ", asAbsl(toString(decision.decision)), ": ",
+                    asAbsl(plan.reason(decision)));
+    if (absl::Span<const OpId> chain = plan.recomputeChain(decision);
+        !chain.empty())
+      absl::StrAppend(&text, " [replays ops ", absl::StrJoin(chain, ","),
+                      "]");
     if (decision.derivation)
       absl::StrAppend(&text, " [via op ", decision.derivation->viaOp, " ",
                       asAbsl(toString(decision.derivation->rule.kind)),
@@ -225,14 +227,17 @@ absl::StatusOr<Plan> planFromOptimal(const PlanContext &context,
   facts.recomputed.assign(numValues, 0);
   facts.inputRead.assign(numValues, 0);
   facts.owner.assign(numValues, kNoId);
-  facts.chains.assign(numValues, {});
+  // Per value, the last backward re-evaluation of its producer: the
+  // decision's chain.
+  std::vector<OpId> replayedBy(numValues, kNoId);
   std::vector<uint8_t> inBackwardInstance(numValues, 0);
+  const FlatGraph &flat = context.flat;
   for (size_t i = 0; i < schedule.steps.size(); ++i) {
-    const GraphOp &op = graph.op(schedule.steps[i]);
+    const OpId opId = schedule.steps[i];
     bool backward = i >= boundary;
     if (backward)
-      for (ValueId operand : op.operands) {
-        if (graph.value(operand).producer == kNoId) {
+      for (ValueId operand : flat.operands(opId)) {
+        if (flat.isInput(operand)) {
           facts.inputRead[operand] = 1;
           continue;
         }
@@ -240,13 +245,16 @@ absl::StatusOr<Plan> planFromOptimal(const PlanContext &context,
             !inBackwardInstance[operand])
           facts.readFromForward[operand] = 1;
       }
-    if (backward && context.phases.opPhase[schedule.steps[i]] == Phase::Forward)
-      for (ValueId result : op.results) {
+    if (backward && context.phases.opPhase[opId] == Phase::Forward)
+      for (ValueId result : flat.results(opId)) {
         inBackwardInstance[result] = 1;
         facts.recomputed[result] = 1;
-        facts.chains[result] = {schedule.steps[i]};
+        replayedBy[result] = opId;
       }
   }
+  for (size_t id = 0; id < numValues; ++id)
+    if (replayedBy[id] != kNoId)
+      facts.replays.emplace_back(static_cast<ValueId>(id), replayedBy[id]);
   // A value held from forward for its first backward reads and re-evaluated
   // for later ones counts as recomputed (the schedule does recompute it).
   for (ValueId value : context.phases.neededByBackward)
@@ -255,8 +263,8 @@ absl::StatusOr<Plan> planFromOptimal(const PlanContext &context,
   StrategyResult result;
   result.keep = facts.readFromForward;
   result.budgetBytes = budgetBytes;
-  absl::StatusOr<SimulationResult> simulation =
-      simulate(graph, context.phases, schedule, context.tables);
+  absl::StatusOr<SimulationResult> simulation = simulateFlat(
+      graph, context.flat, context.phases, schedule, context.tables);
   if (!simulation.ok())
     return absl::InternalError(
         absl::StrCat("the optimal schedule does not simulate: ",
@@ -266,7 +274,7 @@ absl::StatusOr<Plan> planFromOptimal(const PlanContext &context,
   plan.targetName = context.options.target.name;
   plan.budgetBytes = budgetBytes;
   plan.classification = context.phases;
-  plan.decisions = explainDecisions(context, result, facts);
+  explainDecisions(context, result, facts, plan);
   plan.schedule = schedule;
   plan.simulation = *simulation;
   return plan;
@@ -309,16 +317,23 @@ absl::StatusOr<Plan> planOptimal(const PlanContext &context) {
 
 absl::StatusOr<Plan> planRematerialization(const Graph &graph,
                                            const PlanOptions &options) {
-  absl::StatusOr<Classification> phases = classify(graph);
+  // classify(graph), with the flat form kept for every later pass.
+  if (absl::Status status = graph.validate(); !status.ok())
+    return status;
+  CostModel costModel(options.target);
+  SimulationTables tables;
+  absl::StatusOr<FlatGraph> flat = buildFlatGraph(graph, &costModel, &tables);
+  if (!flat.ok())
+    return flat.status();
+  absl::StatusOr<Classification> phases = classifyFlat(graph, *flat);
   if (!phases.ok())
     return phases.status();
   absl::StatusOr<Constraints> constraints =
-      computeConstraints(graph, *phases, options.policy);
+      computeConstraints(graph, *flat, *phases, options.policy);
   if (!constraints.ok())
     return constraints.status();
-  CostModel costModel(options.target);
-  SimulationTables tables = buildSimulationTables(graph, costModel);
-  PlanContext context{graph, *phases, *constraints, options, costModel, tables};
+  PlanContext context{graph,   *flat,     *phases, *constraints,
+                      options, costModel, tables};
 
   StrategyResult result;
   switch (options.strategy) {

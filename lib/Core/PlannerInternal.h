@@ -13,8 +13,11 @@
 
 #include "remat/Core/Planner.h"
 
+#include "FlatGraph.h"
+
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace remat::detail {
@@ -73,6 +76,7 @@ struct Constraints {
 };
 
 absl::StatusOr<Constraints> computeConstraints(const Graph &graph,
+                                               const FlatGraph &flat,
                                                const Classification &phases,
                                                const NamePolicy &policy);
 
@@ -92,6 +96,8 @@ struct StrategyResult {
 
 struct PlanContext {
   const Graph &graph;
+  /// The same graph as flat arrays, for the passes (names come from `graph`).
+  const FlatGraph &flat;
   const Classification &phases;
   const Constraints &constraints;
   const PlanOptions &options;
@@ -107,9 +113,24 @@ struct WalkFacts {
   std::vector<uint8_t> inputRead;       // graph inputs backward reads
   /// The needed value whose recomputation first touched a value.
   std::vector<ValueId> owner;
-  /// Per needed value: the ops replayed for it (see ValueDecision).
-  std::vector<std::vector<OpId>> chains;
+  /// Every replayed op with the needed value it was replayed for, in
+  /// schedule order; `buildChains` groups them per value.
+  std::vector<std::pair<ValueId, OpId>> replays;
 };
+
+/// Per needed value, the ops replayed for it in schedule order (see
+/// ValueDecision): one shared array in compressed-sparse-row form, so that a
+/// 1M-op plan does not allocate a vector per value.
+struct RecomputeChains {
+  std::vector<uint32_t> begin; // numValues + 1 offsets into `ops`
+  std::vector<OpId> ops;
+  absl::Span<const OpId> of(ValueId value) const {
+    return absl::MakeConstSpan(ops.data() + begin[value],
+                               begin[value + 1] - begin[value]);
+  }
+};
+RecomputeChains buildChains(size_t numValues,
+                            const std::vector<std::pair<ValueId, OpId>> &replays);
 
 /// The schedule (forward ops that something needs, then backward with
 /// recomputations and derivations before first use), its simulation and the
@@ -117,10 +138,10 @@ struct WalkFacts {
 absl::StatusOr<Plan> materializePlan(const PlanContext &context,
                                      const StrategyResult &result);
 
-/// The decisions with their reasons, from the walk (Explain.cpp).
-std::vector<ValueDecision> explainDecisions(const PlanContext &context,
-                                            const StrategyResult &result,
-                                            const WalkFacts &facts);
+/// The decisions with their reasons, from the walk (Explain.cpp): fills
+/// `plan.decisions`, `plan.recomputeOps` and `plan.reasons`.
+void explainDecisions(const PlanContext &context, const StrategyResult &result,
+                      const WalkFacts &facts, Plan &plan);
 
 /// Only the schedule and its simulation, for strategies that compare many
 /// candidate plans (budget). Same schedule as materializePlan.
@@ -162,6 +183,9 @@ absl::StatusOr<StrategyResult> planBudget(const PlanContext &context);
 std::string displayName(const Graph &graph, ValueId value);
 /// "matmul query_proj": class and name of an op.
 std::string describeOpForUser(const Graph &graph, OpId op);
+/// The same two, appended to `out` (reasons are formatted into one buffer).
+void appendDisplayName(std::string &out, const Graph &graph, ValueId value);
+void appendOpForUser(std::string &out, const Graph &graph, OpId op);
 
 } // namespace remat::detail
 

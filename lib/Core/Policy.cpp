@@ -101,26 +101,43 @@ std::string toString(const NamePolicy &policy) {
 
 namespace detail {
 
-std::string displayName(const Graph &graph, ValueId value) {
+void appendDisplayName(std::string &out, const Graph &graph, ValueId value) {
   const GraphValue &graphValue = graph.value(value);
-  if (!graphValue.name.empty())
-    return graphValue.name;
+  if (!graphValue.name.empty()) {
+    out += graphValue.name;
+    return;
+  }
   if (graphValue.producer != kNoId) {
     const GraphOp &op = graph.op(graphValue.producer);
     if (!op.name.empty()) {
-      if (op.results.size() == 1)
-        return op.name;
-      return absl::StrCat(op.name, "#", graphValue.resultIndex);
+      out += op.name;
+      if (op.results.size() != 1)
+        absl::StrAppend(&out, "#", graphValue.resultIndex);
+      return;
     }
   }
-  return absl::StrCat("%", value);
+  absl::StrAppend(&out, "%", value);
+}
+
+std::string displayName(const Graph &graph, ValueId value) {
+  std::string name;
+  appendDisplayName(name, graph, value);
+  return name;
+}
+
+void appendOpForUser(std::string &out, const Graph &graph, OpId op) {
+  const GraphOp &graphOp = graph.op(op);
+  absl::StrAppend(&out, asAbsl(toString(graphOp.computeClass)), " ");
+  if (graphOp.name.empty())
+    absl::StrAppend(&out, graphOp.kind, "#", op);
+  else
+    out += graphOp.name;
 }
 
 std::string describeOpForUser(const Graph &graph, OpId op) {
-  const GraphOp &graphOp = graph.op(op);
-  std::string name =
-      graphOp.name.empty() ? absl::StrCat(graphOp.kind, "#", op) : graphOp.name;
-  return absl::StrCat(asAbsl(toString(graphOp.computeClass)), " ", name);
+  std::string text;
+  appendOpForUser(text, graph, op);
+  return text;
 }
 
 namespace {
@@ -169,9 +186,10 @@ UserChoice policyChoice(const Graph &graph, const NamePolicy &policy,
 } // namespace
 
 absl::StatusOr<Constraints> computeConstraints(const Graph &graph,
+                                               const FlatGraph &flat,
                                                const Classification &phases,
                                                const NamePolicy &policy) {
-  const size_t numValues = graph.numValues();
+  const size_t numValues = flat.numValues();
   Constraints constraints;
   constraints.isForward.assign(numValues, 0);
   constraints.needed.assign(numValues, 0);
@@ -184,11 +202,9 @@ absl::StatusOr<Constraints> computeConstraints(const Graph &graph,
     constraints.isForward[value] = 1;
   for (ValueId value : phases.neededByBackward)
     constraints.needed[value] = 1;
-  for (const GraphOp &op : graph.ops())
-    constraints.hasInverseRules |= !op.inverseRules.empty();
+  constraints.hasInverseRules = flat.hasInverseRules;
   for (size_t id = 0; id < numValues; ++id)
-    constraints.isOutput[id] =
-        graph.value(static_cast<ValueId>(id)).outputRole != OutputRole::None;
+    constraints.isOutput[id] = flat.outputRole[id] != OutputRole::None;
 
   // Policy names that match nothing are almost always typos; say so.
   if (!policy.names.empty()) {
@@ -214,30 +230,33 @@ absl::StatusOr<Constraints> computeConstraints(const Graph &graph,
   std::vector<uint8_t> rngReachable(numValues, 0);
   for (size_t id = 0; id < numValues; ++id)
     rngReachable[id] =
-        graph.value(static_cast<ValueId>(id)).inputRole == InputRole::RngState;
-  for (size_t opIndex = 0; opIndex < graph.numOps(); ++opIndex) {
+        flat.inputRole[id] == static_cast<int8_t>(InputRole::RngState);
+  for (size_t opIndex = 0; opIndex < flat.numOps(); ++opIndex) {
     OpId opId = static_cast<OpId>(opIndex);
-    const GraphOp &op = graph.op(opId);
     if (phases.opPhase[opIndex] != Phase::Forward)
       continue;
+    absl::Span<const ValueId> operands = flat.operands(opId);
+    absl::Span<const ValueId> results = flat.results(opId);
     bool readsRng = false;
-    for (ValueId operand : op.operands)
+    for (ValueId operand : operands)
       readsRng |= rngReachable[operand] != 0;
-    for (ValueId result : op.results)
+    for (ValueId result : results)
       rngReachable[result] = readsRng;
 
-    bool random = op.isRandom || op.computeClass == ComputeClass::Random;
+    const bool neverRecompute =
+        flat.hasFlag(opId, FlatGraph::kNeverRecompute);
+    const bool mustRecompute = flat.hasFlag(opId, FlatGraph::kMustRecompute);
     HardSave hard = HardSave::None;
-    if (op.tags.neverRecompute)
+    if (neverRecompute)
       hard = HardSave::NeverRecompute;
-    else if (random && !readsRng)
+    else if (flat.hasFlag(opId, FlatGraph::kRandom) && !readsRng)
       hard = HardSave::RandomWithoutRng;
-    if (op.tags.neverRecompute && op.tags.mustRecompute)
+    if (neverRecompute && mustRecompute)
       return absl::InvalidArgumentError(absl::StrCat(
           "op ", describeOpForUser(graph, opId),
           " is tagged both never_recompute and must_recompute; remove one "
           "of the two tags"));
-    if (hard == HardSave::RandomWithoutRng && op.tags.mustRecompute)
+    if (hard == HardSave::RandomWithoutRng && mustRecompute)
       return absl::InvalidArgumentError(absl::StrCat(
           "op ", describeOpForUser(graph, opId),
           " is tagged must_recompute, but it is a random op whose RNG state "
@@ -246,7 +265,7 @@ absl::StatusOr<Constraints> computeConstraints(const Graph &graph,
           "drop the tag"));
 
     AutoBan ban = AutoBan::None;
-    switch (op.computeClass) {
+    switch (flat.computeClass[opIndex]) {
     case ComputeClass::Matmul:
     case ComputeClass::Conv:
     case ComputeClass::Attention:
@@ -256,9 +275,9 @@ absl::StatusOr<Constraints> computeConstraints(const Graph &graph,
       ban = AutoBan::Collective;
       break;
     case ComputeClass::Reduction:
-      if (!op.operands.empty() && !op.results.empty()) {
-        int64_t in = graph.value(op.operands.front()).type.numElements();
-        int64_t out = graph.value(op.results.front()).type.numElements();
+      if (!operands.empty() && !results.empty()) {
+        int64_t in = graph.value(operands.front()).type.numElements();
+        int64_t out = graph.value(results.front()).type.numElements();
         // PyTorch's rule: recomputing a reduction that shrinks its input by
         // more than 4x keeps the large input alive; save the small output.
         if (in > 0 && out <= (in - 1) / 4) // out * 4 < in, overflow-free
@@ -269,18 +288,21 @@ absl::StatusOr<Constraints> computeConstraints(const Graph &graph,
       break;
     }
     // The tag is what a user set, so it is the reason reported.
-    if (op.tags.noAutoRecompute)
+    if (flat.hasFlag(opId, FlatGraph::kNoAutoRecompute))
       ban = AutoBan::NoAutoRecompute;
 
-    for (ValueId result : op.results) {
+    for (ValueId result : results) {
       constraints.hardSave[result] = hard;
       UserChoice choice = UserChoice::None;
-      if (op.tags.mustRecompute)
+      if (mustRecompute)
         choice = UserChoice::MustRecompute;
-      UserChoice fromPolicy = constraints.isOutput[result]
+      // Without a policy, skip the name lookup (a miss per value on large
+      // graphs).
+      UserChoice fromPolicy = constraints.isOutput[result] ||
+                                      policy.kind == NamePolicy::Kind::None
                                   ? UserChoice::None
                                   : policyChoice(graph, policy, result);
-      if (fromPolicy == UserChoice::PolicySave && op.tags.mustRecompute)
+      if (fromPolicy == UserChoice::PolicySave && mustRecompute)
         return absl::InvalidArgumentError(absl::StrCat(
             "checkpoint policy ", toString(policy), " saves '",
             displayName(graph, result), "', but its producer op ",

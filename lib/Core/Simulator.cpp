@@ -10,6 +10,8 @@
 
 #include "remat/Core/Simulator.h"
 
+#include "FlatGraph.h"
+
 #include "absl/numeric/int128.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -20,13 +22,6 @@
 namespace remat {
 
 namespace {
-
-struct Instance {
-  ValueId value;
-  int64_t producedAt;
-  int64_t lastRead;     // including the end-of-function hold of results
-  int64_t lastRealRead; // reads by events only; -1 if none
-};
 
 std::string describeStepOp(const Graph &graph, OpId op) {
   const GraphOp &graphOp = graph.op(op);
@@ -75,6 +70,16 @@ absl::StatusOr<SimulationResult> simulate(const Graph &graph,
                                           const Classification &phases,
                                           const Schedule &schedule,
                                           const SimulationTables &tables) {
+  absl::StatusOr<detail::FlatGraph> flat = detail::buildFlatGraph(graph);
+  if (!flat.ok())
+    return flat.status();
+  return detail::simulateFlat(graph, *flat, phases, schedule, tables);
+}
+
+absl::StatusOr<SimulationResult>
+detail::simulateFlat(const Graph &graph, const FlatGraph &flat,
+                     const Classification &phases, const Schedule &schedule,
+                     const SimulationTables &tables) {
   SimulationResult result;
   if (tables.valueBytes.size() != graph.numValues() ||
       tables.opTimeUs.size() != graph.numOps())
@@ -106,8 +111,7 @@ absl::StatusOr<SimulationResult> simulate(const Graph &graph,
     auto badValue = [&](ValueId value) {
       return value < 0 || static_cast<size_t>(value) >= graph.numValues();
     };
-    if (badValue(derivation.value) ||
-        graph.value(derivation.value).producer == kNoId)
+    if (badValue(derivation.value) || flat.producer[derivation.value] == kNoId)
       return absl::InvalidArgumentError(absl::StrFormat(
           "derivation %d re-creates value %d, which is not a value produced "
           "by an op",
@@ -118,11 +122,11 @@ absl::StatusOr<SimulationResult> simulate(const Graph &graph,
             "derivation %d reads value %d, which does not exist", i, read));
   }
 
-  for (const GraphValue &value : graph.values()) {
-    if (!value.inputRole)
+  for (size_t id = 0; id < graph.numValues(); ++id) {
+    if (flat.inputRole[id] == FlatGraph::kNotInput)
       continue;
-    int64_t bytes = tables.valueBytes[&value - graph.values().data()];
-    switch (*value.inputRole) {
+    int64_t bytes = tables.valueBytes[id];
+    switch (static_cast<InputRole>(flat.inputRole[id])) {
     case InputRole::Input:
       result.inputBytes = saturatingAdd(result.inputBytes, bytes);
       break;
@@ -151,40 +155,64 @@ absl::StatusOr<SimulationResult> simulate(const Graph &graph,
       }
   }
 
-  std::vector<int32_t> latest(graph.numValues(), -1);
-  std::vector<Instance> instances;
-  instances.reserve(numSteps * 2);
+  // The latest instance of each value: when it was produced and its last
+  // read so far. An instance is closed (its bytes leave `delta` after its
+  // last read) when its value is produced again, or at the end; no list of
+  // all instances is kept. Live bytes are summed in 128 bits: tensor sizes
+  // saturate at INT64_MAX, and a few of those live at once would overflow
+  // int64 (found by fuzz/PlannerFuzzer.cpp). The peak is reported saturated.
+  struct OpenInstance {
+    int64_t producedAt = -1; // -1: never produced
+    int64_t lastRead = -1;   // -1: not read yet
+  };
+  std::vector<OpenInstance> latest(graph.numValues());
+  std::vector<absl::int128> delta(numEvents + 1, 0);
   std::vector<int64_t> eventToStep(numEvents);
-  std::vector<bool> inputReadInBackward(graph.numValues(), false);
+  std::vector<uint8_t> inputReadInBackward(graph.numValues(), 0);
   std::vector<int32_t> evaluations(graph.numOps(), 0);
   int64_t boundaryEvent = numEvents;
 
+  // `describeReader` names the reading event, for the error only.
   auto read = [&](ValueId value, int64_t event, bool inBackward,
-                  const std::string &reader) -> absl::Status {
-    const GraphValue &graphValue = graph.value(value);
-    if (graphValue.inputRole) {
-      if (inBackward && *graphValue.inputRole == InputRole::Input &&
+                  auto describeReader) -> absl::Status {
+    if (int8_t role = flat.inputRole[value]; role != FlatGraph::kNotInput) {
+      if (inBackward && role == static_cast<int8_t>(InputRole::Input) &&
           !inputReadInBackward[value]) {
-        inputReadInBackward[value] = true;
+        inputReadInBackward[value] = 1;
         result.savedBytes =
             saturatingAdd(result.savedBytes, tables.valueBytes[value]);
       }
       return absl::OkStatus();
     }
-    int32_t instance = latest[value];
-    if (instance < 0)
+    OpenInstance &open = latest[value];
+    if (open.producedAt < 0)
       return absl::FailedPreconditionError(
-          absl::StrCat(reader, " reads ", describeValueName(graph, value),
+          absl::StrCat(describeReader(), " reads ",
+                       describeValueName(graph, value),
                        " before any evaluation of its producer ",
-                       describeStepOp(graph, graphValue.producer),
+                       describeStepOp(graph, flat.producer[value]),
                        "; schedule the producer (or a derivation) earlier"));
-    instances[instance].lastRead = event;
-    instances[instance].lastRealRead = event;
+    open.lastRead = event;
     return absl::OkStatus();
   };
+  // `holdToEnd`: function results stay live to the end (but only reads
+  // count for savedBytes).
+  auto close = [&](ValueId value, const OpenInstance &open, bool holdToEnd) {
+    int64_t bytes = tables.valueBytes[value];
+    int64_t lastRead = holdToEnd ? numEvents - 1
+                                 : std::max(open.lastRead, open.producedAt);
+    delta[lastRead + 1] -= bytes;
+    if (open.producedAt < boundaryEvent && open.lastRead >= boundaryEvent &&
+        flat.outputRole[value] == OutputRole::None)
+      result.savedBytes = saturatingAdd(result.savedBytes, bytes);
+  };
   auto produce = [&](ValueId value, int64_t event) {
-    latest[value] = static_cast<int32_t>(instances.size());
-    instances.push_back(Instance{value, event, event, -1});
+    OpenInstance &open = latest[value];
+    if (open.producedAt >= 0)
+      close(value, open, /*holdToEnd=*/false);
+    open.producedAt = event;
+    open.lastRead = -1;
+    delta[event] += tables.valueBytes[value];
   };
 
   size_t nextDerivation = 0;
@@ -196,9 +224,11 @@ absl::StatusOr<SimulationResult> simulate(const Graph &graph,
       bool inBackward = step >= boundaryStep;
       if (inBackward && boundaryEvent == numEvents)
         boundaryEvent = event;
-      std::string reader = absl::StrCat(
-          "the derivation of ", describeValueName(graph, derivation.value),
-          " before step ", step);
+      auto reader = [&] {
+        return absl::StrCat("the derivation of ",
+                            describeValueName(graph, derivation.value),
+                            " before step ", step);
+      };
       for (ValueId value : derivation.reads)
         if (absl::Status status = read(value, event, inBackward, reader);
             !status.ok())
@@ -218,23 +248,20 @@ absl::StatusOr<SimulationResult> simulate(const Graph &graph,
     bool inBackward = step >= boundaryStep;
     if (inBackward && boundaryEvent == numEvents)
       boundaryEvent = event;
-    const GraphOp &graphOp = graph.op(op);
-    std::string reader;
-    for (ValueId operand : graphOp.operands) {
-      if (!graph.value(operand).inputRole && latest[operand] < 0)
-        reader =
-            absl::StrCat("step ", step, " (", describeStepOp(graph, op), ")");
+    auto reader = [&] {
+      return absl::StrCat("step ", step, " (", describeStepOp(graph, op), ")");
+    };
+    for (ValueId operand : flat.operands(op))
       if (absl::Status status = read(operand, event, inBackward, reader);
           !status.ok())
         return status;
-    }
-    for (ValueId value : graphOp.results)
+    for (ValueId value : flat.results(op))
       produce(value, event);
     double timeUs = tables.opTimeUs[op];
     result.totalTimeUs += timeUs;
     if (evaluations[op]++ > 0) {
       result.recomputeTimeUs += timeUs;
-      result.recomputeFlops += graphOp.flops;
+      result.recomputeFlops += graph.op(op).flops;
       ++result.numRecomputedEvaluations;
     }
     eventToStep[event] = static_cast<int64_t>(step);
@@ -242,32 +269,21 @@ absl::StatusOr<SimulationResult> simulate(const Graph &graph,
   }
 
   for (size_t id = 0; id < graph.numValues(); ++id) {
-    const GraphValue &value = graph.value(static_cast<ValueId>(id));
-    if (value.outputRole == OutputRole::None || value.inputRole)
+    if (flat.outputRole[id] == OutputRole::None ||
+        flat.inputRole[id] != FlatGraph::kNotInput)
       continue;
-    int32_t instance = latest[id];
-    if (instance < 0)
+    if (latest[id].producedAt < 0)
       return absl::FailedPreconditionError(absl::StrCat(
           "the schedule never evaluates ",
-          describeStepOp(graph, value.producer), ", which produces ",
-          value.outputRole == OutputRole::Gradient ? "gradient " : "output ",
+          describeStepOp(graph, flat.producer[id]), ", which produces ",
+          flat.outputRole[id] == OutputRole::Gradient ? "gradient "
+                                                      : "output ",
           describeValueName(graph, static_cast<ValueId>(id))));
-    instances[instance].lastRead = numEvents - 1;
   }
-
-  // Live bytes are summed in 128 bits: tensor sizes saturate at INT64_MAX,
-  // and a few of those live at once would overflow int64 (found by
-  // fuzz/PlannerFuzzer.cpp). The peak is reported saturated.
-  std::vector<absl::int128> delta(numEvents + 1, 0);
-  for (const Instance &instance : instances) {
-    int64_t bytes = tables.valueBytes[instance.value];
-    delta[instance.producedAt] += bytes;
-    delta[instance.lastRead + 1] -= bytes;
-    if (instance.producedAt < boundaryEvent &&
-        instance.lastRealRead >= boundaryEvent &&
-        graph.value(instance.value).outputRole == OutputRole::None)
-      result.savedBytes = saturatingAdd(result.savedBytes, bytes);
-  }
+  for (size_t id = 0; id < graph.numValues(); ++id)
+    if (latest[id].producedAt >= 0)
+      close(static_cast<ValueId>(id), latest[id],
+            /*holdToEnd=*/flat.outputRole[id] != OutputRole::None);
   const absl::int128 maxBytes = std::numeric_limits<int64_t>::max();
   absl::int128 live = 0;
   for (int64_t e = 0; e < numEvents; ++e) {

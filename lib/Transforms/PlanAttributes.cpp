@@ -87,7 +87,7 @@ LogicalResult recordPlan(FunctionOpInterface func,
         index, decisionName,
         builder.getStrArrayAttr({decisionSpelling(decision->decision)}));
     func.setArgAttr(index, reasonName,
-                    builder.getStrArrayAttr({decision->reason}));
+                    builder.getStrArrayAttr({plan.reason(*decision)}));
   }
 
   // Forward ops: one entry per result.
@@ -112,7 +112,7 @@ LogicalResult recordPlan(FunctionOpInterface func,
                << graph.value(result).name << "'";
       decisions.push_back(
           builder.getStringAttr(decisionSpelling(decision->decision)));
-      reasons.push_back(builder.getStringAttr(decision->reason));
+      reasons.push_back(builder.getStringAttr(plan.reason(*decision)));
       if (decision->decision == Decision::Derive && decision->derivation) {
         derivations.push_back(
             derivationAttr(builder, imported, *decision->derivation));

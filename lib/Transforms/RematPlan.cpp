@@ -149,7 +149,7 @@ void RematPlanPass::emitDecisionRemarks(FunctionOpInterface func,
                                                 : imported.opOf[value.producer];
     anchor->emitRemark() << "remat-plan: '" << value.name << "' is "
                          << decisionSpelling(decision.decision) << ": "
-                         << decision.reason;
+                         << plan.reason(decision);
   }
 }
 

@@ -12,6 +12,8 @@
 #include "PlannerTestUtil.h"
 #include "TestGraphs.h"
 
+#include <memory>
+
 namespace remat {
 namespace {
 
@@ -32,12 +34,34 @@ void expectComplete(const Graph &graph, const Plan &plan, uint64_t seed) {
   for (ValueId value : plan.classification.forwardValues) {
     const ValueDecision *decision = plan.find(value);
     ASSERT_NE(decision, nullptr) << "seed " << seed;
-    EXPECT_FALSE(decision->reason.empty());
+    EXPECT_FALSE(plan.reason(*decision).empty());
   }
   for (ValueId value : plan.classification.neededByBackward) {
     const ValueDecision *decision = plan.find(value);
     ASSERT_NE(decision, nullptr) << "seed " << seed;
     EXPECT_NE(decision->decision, Decision::NotNeeded) << "seed " << seed;
+  }
+  // Chains (in the plan's shared array) replay forward ops, and only the
+  // backward section replays: every chain op is evaluated there, once per
+  // chain that names it at most. Other decisions have no chain.
+  ASSERT_TRUE(plan.schedule.backwardStart.has_value()) << "seed " << seed;
+  std::vector<int> replays(graph.numOps(), 0);
+  for (size_t i = *plan.schedule.backwardStart; i < plan.schedule.steps.size();
+       ++i)
+    if (plan.classification.opPhase[plan.schedule.steps[i]] == Phase::Forward)
+      ++replays[plan.schedule.steps[i]];
+  std::vector<int> named(graph.numOps(), 0);
+  for (const ValueDecision &decision : plan.decisions) {
+    absl::Span<const OpId> chain = plan.recomputeChain(decision);
+    if (decision.decision != Decision::Recompute) {
+      EXPECT_TRUE(chain.empty()) << "seed " << seed << " %" << decision.value;
+      continue;
+    }
+    for (OpId op : chain) {
+      EXPECT_EQ(plan.classification.opPhase[op], Phase::Forward)
+          << "seed " << seed;
+      EXPECT_LE(++named[op], replays[op]) << "seed " << seed << " op " << op;
+    }
   }
 }
 
@@ -92,9 +116,9 @@ TEST(PlannerProperties, RandomJointGraphs) {
     // save-all recomputes only what a tag forces.
     for (const ValueDecision &decision : saveAll.decisions) {
       if (decision.decision == Decision::Recompute) {
-        EXPECT_NE(decision.reason.find("tagged must_recompute"),
+        EXPECT_NE(saveAll.reason(decision).find("tagged must_recompute"),
                   std::string::npos)
-            << "seed " << seed << ": " << decision.reason;
+            << "seed " << seed << ": " << saveAll.reason(decision);
       }
     }
 
@@ -146,6 +170,22 @@ TEST(PlannerProperties, RandomJointGraphs) {
   EXPECT_EQ(budgetChecks, 4 * kNumGraphs);
   // The comparison must actually run on a good share of the graphs.
   EXPECT_GT(recomputeAllComparisons, kNumGraphs / 10);
+}
+
+TEST(PlannerProperties, PlanCopiesKeepReasonsAndChains) {
+  // Reasons and chains live in buffers the plan owns: a copy must read its
+  // own, also after the original is gone.
+  Graph graph = test::buildRandomJointGraph(7, {});
+  PlanOptions options = test::optionsFor(Strategy::RecomputeAll);
+  auto original = std::make_unique<Plan>(test::planOrDie(graph, options));
+  const std::string text = toText(*original, graph);
+  bool anyChain = false;
+  for (const ValueDecision &decision : original->decisions)
+    anyChain |= !original->recomputeChain(decision).empty();
+  EXPECT_TRUE(anyChain) << text; // the test would not check chains otherwise
+  Plan copy = *original;
+  original.reset();
+  EXPECT_EQ(toText(copy, graph), text);
 }
 
 TEST(PlannerProperties, GraphCopiesPlanIdentically) {

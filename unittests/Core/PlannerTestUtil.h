@@ -53,7 +53,8 @@ inline Decision decisionOf(const Plan &plan, ValueId value) {
 
 inline std::string reasonOf(const Plan &plan, ValueId value) {
   const ValueDecision *decision = plan.find(value);
-  return decision ? decision->reason : std::string("<no decision>");
+  return decision ? std::string(plan.reason(*decision))
+                  : std::string("<no decision>");
 }
 
 /// Values held from forward into backward: saved values and primal inputs

@@ -19,6 +19,9 @@
 #include "remat/Core/Graph.h"
 #include "remat/Core/Simulator.h"
 
+#include "absl/types/span.h"
+
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -104,14 +107,17 @@ struct Derivation {
 struct ValueDecision {
   ValueId value = kNoId;
   Decision decision = Decision::NotNeeded;
-  /// For Recompute: the ops replayed in backward to produce it, in schedule
-  /// order, except ops an earlier recomputation already replayed (their
-  /// results are reused). Keeps plans O(graph) on long chains.
-  std::vector<OpId> recomputeChain;
-  std::optional<Derivation> derivation; // for Derive
-  /// A sentence a user can act on, e.g. "saved: recomputing it needs matmul
-  /// query_proj which is no_auto_recompute".
-  std::string reason;
+  /// For Derive (shared, immutable: a pointer keeps the decisions of a
+  /// 1M-op plan small).
+  std::shared_ptr<const Derivation> derivation;
+  /// Where the plan stores this decision's recompute chain and reason (read
+  /// them with Plan::recomputeChain and Plan::reason): one shared array and
+  /// one shared buffer per plan instead of a vector and a string per
+  /// decision, which dominated planning time on 1M-op graphs.
+  size_t chainBegin = 0;
+  size_t reasonBegin = 0;
+  uint32_t chainSize = 0;
+  uint32_t reasonSize = 0;
 };
 
 struct Plan {
@@ -127,8 +133,26 @@ struct Plan {
   Schedule schedule;
   SimulationResult simulation;
   bool usesInexactDerivation = false;
+  /// The recompute chains of all decisions, back to back.
+  std::vector<OpId> recomputeOps;
+  /// The reasons of all decisions, back to back.
+  std::string reasons;
 
   const ValueDecision *find(ValueId value) const;
+  /// For Recompute: the ops replayed in backward to produce the value, in
+  /// schedule order, except ops an earlier recomputation already replayed
+  /// (their results are reused). Keeps plans O(graph) on long chains. Empty
+  /// for other decisions.
+  absl::Span<const OpId> recomputeChain(const ValueDecision &decision) const {
+    return absl::MakeConstSpan(recomputeOps.data() + decision.chainBegin,
+                               decision.chainSize);
+  }
+  /// A sentence a user can act on, e.g. "saved: recomputing it needs matmul
+  /// query_proj which is no_auto_recompute". Valid while the plan lives.
+  std::string_view reason(const ValueDecision &decision) const {
+    return std::string_view(reasons.data() + decision.reasonBegin,
+                            decision.reasonSize);
+  }
 };
 
 /// A stable text form of a plan: a header line, one line per decision

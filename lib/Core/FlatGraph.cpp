@@ -1,0 +1,106 @@
+//===- FlatGraph.cpp - The graph as flat arrays for the passes ------------===//
+//
+// Part of remat. One pass over the values and one over the ops of a
+// validated graph, gathering what the planning passes read.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FlatGraph.h"
+
+#include "absl/strings/str_cat.h"
+
+#include <limits>
+
+namespace remat::detail {
+
+absl::StatusOr<FlatGraph> buildFlatGraph(const Graph &graph,
+                                         const CostModel *costModel,
+                                         SimulationTables *tables) {
+  FlatGraph flat;
+  const size_t numValues = graph.numValues();
+  const size_t numOps = graph.numOps();
+  flat.producer.resize(numValues);
+  flat.inputRole.resize(numValues);
+  flat.outputRole.resize(numValues);
+  flat.dtype.resize(numValues);
+  flat.bytes.resize(numValues);
+  flat.named.resize(numValues);
+  for (size_t id = 0; id < numValues; ++id) {
+    const GraphValue &value = graph.value(static_cast<ValueId>(id));
+    flat.producer[id] = value.producer;
+    flat.inputRole[id] = value.inputRole ? static_cast<int8_t>(*value.inputRole)
+                                         : FlatGraph::kNotInput;
+    flat.outputRole[id] = value.outputRole;
+    flat.dtype[id] = value.type.dtype;
+    flat.bytes[id] = value.type.bytes();
+    flat.named[id] = !value.name.empty();
+  }
+
+  size_t numOperands = 0, numResults = 0;
+  for (const GraphOp &op : graph.ops()) {
+    numOperands += op.operands.size();
+    numResults += op.results.size();
+  }
+  constexpr size_t kMaxEdges = std::numeric_limits<uint32_t>::max();
+  if (numOperands > kMaxEdges || numResults > kMaxEdges)
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the graph has ", numOperands, " operand and ", numResults,
+        " result edges; the planner handles at most ", kMaxEdges,
+        " of each: split the graph (plan it in parts)"));
+  flat.operandBegin.resize(numOps + 1);
+  flat.resultBegin.resize(numOps + 1);
+  flat.operandIds.reserve(numOperands);
+  flat.resultIds.reserve(numResults);
+  flat.computeClass.resize(numOps);
+  flat.opFlags.resize(numOps);
+  flat.explicitPhase.resize(numOps);
+  const bool withTimes = costModel && tables;
+  if (withTimes)
+    tables->opTimeUs.resize(numOps);
+  for (size_t id = 0; id < numOps; ++id) {
+    const GraphOp &op = graph.op(static_cast<OpId>(id));
+    flat.operandBegin[id] = static_cast<uint32_t>(flat.operandIds.size());
+    flat.resultBegin[id] = static_cast<uint32_t>(flat.resultIds.size());
+    flat.operandIds.insert(flat.operandIds.end(), op.operands.begin(),
+                           op.operands.end());
+    flat.resultIds.insert(flat.resultIds.end(), op.results.begin(),
+                          op.results.end());
+    if (!op.name.empty())
+      for (ValueId result : op.results)
+        if (result >= 0 && static_cast<size_t>(result) < numValues)
+          flat.named[result] = 1; // else reported by Graph::validate
+    flat.computeClass[id] = op.computeClass;
+    uint8_t flags = 0;
+    if (op.isRandom || op.computeClass == ComputeClass::Random)
+      flags |= FlatGraph::kRandom;
+    if (op.isView || op.computeClass == ComputeClass::View)
+      flags |= FlatGraph::kView;
+    if (op.tags.neverRecompute)
+      flags |= FlatGraph::kNeverRecompute;
+    if (op.tags.noAutoRecompute)
+      flags |= FlatGraph::kNoAutoRecompute;
+    if (op.tags.mustRecompute)
+      flags |= FlatGraph::kMustRecompute;
+    if (!op.inverseRules.empty()) {
+      flags |= FlatGraph::kHasInverseRules;
+      flat.hasInverseRules = true;
+    }
+    flat.opFlags[id] = flags;
+    flat.explicitPhase[id] =
+        op.phase ? static_cast<int8_t>(*op.phase) : FlatGraph::kNoPhase;
+    if (withTimes) {
+      // The op's operand and result ranges end where the next op's begin.
+      flat.operandBegin[id + 1] = static_cast<uint32_t>(flat.operandIds.size());
+      flat.resultBegin[id + 1] = static_cast<uint32_t>(flat.resultIds.size());
+      tables->opTimeUs[id] =
+          predictOpTimeUs(*costModel, graph, flat, static_cast<OpId>(id));
+    }
+  }
+  flat.operandBegin[numOps] = static_cast<uint32_t>(flat.operandIds.size());
+  flat.resultBegin[numOps] = static_cast<uint32_t>(flat.resultIds.size());
+  if (withTimes)
+    tables->valueBytes = flat.bytes;
+  return flat;
+}
+
+} // namespace remat::detail
