@@ -1,17 +1,32 @@
 //===- BudgetPlanner.cpp - Least recompute time under a memory budget -----===//
 //
-// Part of remat. Starts from the automatic save-all plan and turns saved
-// values into recomputations in a fixed order (most bytes freed per
-// microsecond of replay first, and, as a second family, largest first),
-// giving plans from "save all" to "recompute everything automatic planning
-// may". Each candidate (prefixes of both orders, the min-cut plan, the
-// recompute-all plan when it respects the bans, and their variants with
-// derivations) is simulated once. For a budget B the plan is the one of least
-// recompute time whose simulated peak is <= B (ties: lower peak, then earlier
-// candidate).
+// Part of remat. Two kinds of candidate plans, all judged by the simulator:
 //
-// Because the candidate set does not depend on B, a larger budget can only
-// add candidates: recompute time is non-increasing and the chosen peak
+// 1. Keep sets. Starting from the automatic save-all plan, saved values turn
+//    into recomputations in a fixed order (most bytes freed per microsecond
+//    of replay first, and, as a second family, largest first), giving plans
+//    from "save all" to "recompute everything automatic planning may". The
+//    prefixes of both orders, the min-cut plan, the recompute-all plan when
+//    it respects the bans, and their variants with derivations are
+//    materialised (one replay per value, before its first backward use).
+//
+// 2. Refined schedules (graphs up to 20k ops plus operands). A local
+//    search over the schedule of the cheapest plan (save-all) and of the
+//    lowest-peak plan lowers the peak one split at a time: at the peak step
+//    it splits the lifetime of a value live across it by re-evaluating the
+//    value's producer just before its next read (in forward or in backward,
+//    again and again if that pays; with the producer's own operands when
+//    those would otherwise be held across the peak), choosing the split that
+//    removes the most bytes within a window below the peak per microsecond.
+//    Each time the peak drops, re-evaluations the new peak does not need are
+//    dropped again (prune) and the schedule is a candidate; so are pruned
+//    copies for a grid of budgets between two consecutive peaks.
+//
+// For a budget B the plan is the candidate of least recompute time whose
+// simulated peak is <= B (ties: lower peak, then earlier candidate).
+//
+// Because no candidate depends on B, a larger budget can only add
+// candidates: recompute time is non-increasing and the chosen peak
 // non-decreasing in B (peak monotonicity, which PyTorch's knapsack lacks).
 //
 //===----------------------------------------------------------------------===//
@@ -19,10 +34,12 @@
 #include "PlannerInternal.h"
 #include "StringUtil.h"
 
+#include "absl/numeric/int128.h"
 #include "absl/strings/str_cat.h"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace remat::detail {
 
@@ -31,6 +48,8 @@ namespace {
 struct Candidate {
   StrategyResult result;
   SimulationResult simulation;
+  /// Set for refined candidates: the plan is this schedule.
+  std::optional<Schedule> schedule;
 };
 
 absl::StatusOr<std::vector<Candidate>>
@@ -140,6 +159,692 @@ enumerateCandidates(const PlanContext &context) {
   return candidates;
 }
 
+
+//===----------------------------------------------------------------------===//
+// Schedule refinement
+//===----------------------------------------------------------------------===//
+
+/// Graphs with more ops plus operands than this are not refined: every
+/// evaluation of a candidate schedule walks the whole schedule.
+constexpr int64_t kMaxRefinedGraphSize = 20000;
+/// Evaluator steps (events plus reads walked) one refinement may spend, over
+/// all its trajectories; a count, not a clock, so plans stay deterministic.
+constexpr int64_t kRefinementWork = 60000000;
+/// Splits are scored by the bytes they remove above the current peak minus
+/// this fraction of the save-all peak: wide enough that a split freeing much
+/// memory at the peak outranks a cheap one freeing a sliver.
+constexpr double kScoreWindow = 0.05;
+/// Between two peaks the descent reaches, budgets on a grid of this
+/// fraction of the save-all peak get their own (pruned) schedule.
+constexpr double kBudgetGrid = 0.0025;
+/// Every this many grid levels (1% of the save-all peak), the level also
+/// gets a schedule lowered to it directly.
+constexpr int64_t kAimEvery = 4;
+/// How deep a split may replay its producer's operands' producers.
+constexpr int kMaxChainDepth = 24;
+
+/// A schedule under refinement: events in execution order, each an op
+/// evaluation (>= 0: the op id) or a derivation (< 0: -1 - index into the
+/// derivation table of the start plan).
+struct WorkSchedule {
+  std::vector<int32_t> events;
+  size_t boundary = 0; // first event of the backward section
+};
+
+class ScheduleSearch {
+public:
+  ScheduleSearch(const PlanContext &context,
+                 const std::vector<DerivationStep> &derivations,
+                 int64_t workLimit)
+      : context_(context), graph_(context.graph),
+        constraints_(context.constraints), derivations_(derivations),
+        workLimit_(workLimit) {
+    const size_t numValues = graph_.numValues();
+    stamp_.assign(numValues, 0);
+    latest_.assign(numValues, -1);
+    derived_.assign(numValues, 0);
+    for (const DerivationStep &step : derivations_)
+      derived_[step.value] = 1;
+    for (size_t id = 0; id < numValues; ++id) {
+      const GraphValue &value = graph_.value(static_cast<ValueId>(id));
+      if (value.outputRole != OutputRole::None && !value.inputRole)
+        outputs_.push_back(static_cast<ValueId>(id));
+    }
+    splittable_.assign(graph_.numOps(), 0);
+    prunable_.assign(graph_.numOps(), 0);
+    for (size_t opIndex = 0; opIndex < graph_.numOps(); ++opIndex) {
+      if (context_.phases.opPhase[opIndex] != Phase::Forward)
+        continue;
+      bool ok = true;
+      for (ValueId result : graph_.op(static_cast<OpId>(opIndex)).results)
+        ok &= !constraints_.isOutput[result] && !derived_[result] &&
+              (!constraints_.isForward[result] ||
+               constraints_.recomputable(result, /*automatic=*/true));
+      splittable_[opIndex] = ok;
+      // A value tags or a policy force to be recomputed keeps its
+      // re-evaluations: dropping one would read it from forward.
+      for (ValueId result : graph_.op(static_cast<OpId>(opIndex)).results)
+        ok &= !constraints_.forcedRecompute(result);
+      prunable_[opIndex] = ok;
+    }
+    // What each event reads (graph inputs left out: they are not in the
+    // activation peak) and produces, as flat arrays: op `i` is row i, the
+    // derivation with index d is row numOps + d.
+    const size_t numRows = graph_.numOps() + derivations_.size();
+    readBegin_.reserve(numRows + 1);
+    produceBegin_.reserve(numRows + 1);
+    auto addRow = [&](const std::vector<ValueId> &reads,
+                      const std::vector<ValueId> &produces) {
+      readBegin_.push_back(static_cast<int32_t>(reads_.size()));
+      produceBegin_.push_back(static_cast<int32_t>(produces_.size()));
+      for (ValueId value : reads)
+        if (graph_.value(value).producer != kNoId)
+          reads_.push_back(value);
+      produces_.insert(produces_.end(), produces.begin(), produces.end());
+    };
+    for (const GraphOp &op : graph_.ops())
+      addRow(op.operands, op.results);
+    for (const DerivationStep &step : derivations_)
+      addRow(step.reads, {step.value});
+    readBegin_.push_back(static_cast<int32_t>(reads_.size()));
+    produceBegin_.push_back(static_cast<int32_t>(produces_.size()));
+  }
+
+  bool exhausted() const { return work_ > workLimit_; }
+
+  /// Lowers the peak of `start` one split at a time; whenever the peak
+  /// drops below the last one recorded, drops the re-evaluations the new
+  /// peak does not need (prune) and calls `record`. Stops when no split
+  /// removes memory above the window below the peak, or when the work limit
+  /// is spent.
+  template <typename Record>
+  void descend(WorkSchedule current, int64_t window, int64_t gridStep,
+               int64_t aimStep, Record &&record) {
+    Analysis analysis = analyze(current);
+    if (!analysis.valid)
+      return;
+    absl::int128 recorded = analysis.peak;
+    WorkSchedule previous = current;
+    while (!exhausted()) {
+      absl::int128 scored = std::max<absl::int128>(analysis.peak - window, 0);
+      if (!applyBestSplit(current, analysis, scored))
+        return;
+      analysis = analyze(current);
+      if (!analysis.valid)
+        return;
+      if (analysis.peak >= recorded)
+        continue;
+      prune(current, analysis.peak);
+      analysis = analyze(current);
+      if (!analysis.valid)
+        return;
+      record(current);
+      // The split that got here may have overshot: budgets between this
+      // peak and the last one recorded get, from a grid of levels, this
+      // schedule with the re-evaluations that level does not need dropped,
+      // and, on a coarser grid, the previous schedule lowered to the level
+      // by splits scored against the level itself.
+      absl::int128 gridLevel = (recorded - 1) / gridStep * gridStep;
+      for (; gridLevel > analysis.peak && !exhausted();
+           gridLevel -= gridStep) {
+        WorkSchedule relaxed = current;
+        prune(relaxed, gridLevel);
+        if (relaxed.events.size() < current.events.size())
+          record(relaxed);
+        if (gridLevel % aimStep != 0)
+          continue;
+        WorkSchedule aimed = previous;
+        Analysis aimedAnalysis = analyze(aimed);
+        while (aimedAnalysis.valid && aimedAnalysis.peak > gridLevel &&
+               !exhausted() &&
+               applyBestSplit(aimed, aimedAnalysis, gridLevel))
+          aimedAnalysis = analyze(aimed);
+        if (!aimedAnalysis.valid || aimedAnalysis.peak > gridLevel)
+          continue;
+        prune(aimed, gridLevel);
+        record(aimed);
+      }
+      recorded = analysis.peak;
+      previous = current;
+    }
+  }
+
+  Schedule toSchedule(const WorkSchedule &work) const {
+    Schedule schedule;
+    size_t boundaryStep = 0;
+    for (size_t i = 0; i < work.events.size(); ++i) {
+      if (i == work.boundary)
+        boundaryStep = schedule.steps.size();
+      int32_t event = work.events[i];
+      if (event >= 0) {
+        schedule.steps.push_back(event);
+        continue;
+      }
+      DerivationStep step = derivations_[-1 - event];
+      step.beforeStep = schedule.steps.size();
+      schedule.derivations.push_back(std::move(step));
+    }
+    if (work.boundary >= work.events.size())
+      boundaryStep = schedule.steps.size();
+    schedule.backwardStart = boundaryStep;
+    return schedule;
+  }
+
+private:
+  struct Instance {
+    ValueId value;
+    int32_t producedAt;
+    int32_t lastRead;
+    int32_t previous; // the value's previous instance, or -1
+  };
+  struct Analysis {
+    bool valid = false;
+    absl::int128 peak = 0;
+    int32_t peakEvent = 0;
+    absl::int128 excess = 0; // bytes above the level, summed over events
+    std::vector<Instance> instances;
+    std::vector<int32_t> latestInstance; // by value, at the end
+    /// Reads of each instance, in event order (CSR).
+    std::vector<int32_t> readOffsets, readEvents;
+    /// Live bytes at each event, and the first instance each event produces
+    /// (instances are numbered in event order).
+    std::vector<absl::int128> live;
+    std::vector<int32_t> firstInstance;
+  };
+
+  /// The row of an event in the read/produce arrays.
+  int32_t rowOf(int32_t event) const {
+    return event >= 0 ? event
+                      : static_cast<int32_t>(graph_.numOps()) - 1 - event;
+  }
+
+  /// The memory model of Simulator.h on an event list. `level` only feeds
+  /// `excess`; `keepDetails` also records the instances and their reads.
+  Analysis evaluate(const std::vector<int32_t> &events, absl::int128 level,
+                    bool keepDetails) {
+    Analysis result;
+    ++generation_;
+    std::vector<Instance> &instances = instances_;
+    instances.clear();
+    readPairs_.clear();
+    const int32_t numEvents = static_cast<int32_t>(events.size());
+    for (int32_t e = 0; e < numEvents; ++e) {
+      const int32_t row = rowOf(events[e]);
+      const int32_t readEnd = readBegin_[row + 1];
+      work_ += 1 + readEnd - readBegin_[row];
+      for (int32_t r = readBegin_[row]; r < readEnd; ++r) {
+        ValueId value = reads_[r];
+        if (stamp_[value] != generation_)
+          return result; // read before any evaluation: not a schedule
+        int32_t instance = latest_[value];
+        instances[instance].lastRead = e;
+        if (keepDetails)
+          readPairs_.push_back({instance, e});
+      }
+      for (int32_t p = produceBegin_[row]; p < produceBegin_[row + 1]; ++p) {
+        ValueId value = produces_[p];
+        int32_t previous = stamp_[value] == generation_ ? latest_[value] : -1;
+        stamp_[value] = generation_;
+        latest_[value] = static_cast<int32_t>(instances.size());
+        instances.push_back(Instance{value, e, e, previous});
+      }
+    }
+    for (ValueId value : outputs_) {
+      if (stamp_[value] != generation_)
+        return result; // an output is never produced
+      instances[latest_[value]].lastRead = numEvents - 1;
+    }
+    delta_.assign(static_cast<size_t>(numEvents) + 1, 0);
+    for (const Instance &instance : instances) {
+      int64_t bytes = context_.tables.valueBytes[instance.value];
+      delta_[instance.producedAt] += bytes;
+      delta_[instance.lastRead + 1] -= bytes;
+    }
+    absl::int128 live = 0;
+    if (keepDetails)
+      result.live.resize(numEvents);
+    for (int32_t e = 0; e < numEvents; ++e) {
+      live += delta_[e];
+      if (keepDetails)
+        result.live[e] = live;
+      if (live > result.peak) {
+        result.peak = live;
+        result.peakEvent = e;
+      }
+      if (live > level)
+        result.excess += live - level;
+    }
+    result.valid = true;
+    if (!keepDetails)
+      return result;
+    result.instances = instances;
+    result.firstInstance.assign(static_cast<size_t>(numEvents) + 1,
+                                static_cast<int32_t>(instances.size()));
+    for (size_t i = instances.size(); i-- > 0;)
+      result.firstInstance[instances[i].producedAt] = static_cast<int32_t>(i);
+    for (int32_t e = numEvents; e-- > 0;)
+      result.firstInstance[e] =
+          std::min(result.firstInstance[e], result.firstInstance[e + 1]);
+    result.latestInstance.assign(graph_.numValues(), -1);
+    for (size_t id = 0; id < graph_.numValues(); ++id)
+      if (stamp_[id] == generation_)
+        result.latestInstance[id] = latest_[id];
+    result.readOffsets.assign(instances.size() + 1, 0);
+    for (const auto &[instance, event] : readPairs_)
+      ++result.readOffsets[instance + 1];
+    for (size_t i = 0; i < instances.size(); ++i)
+      result.readOffsets[i + 1] += result.readOffsets[i];
+    result.readEvents.assign(readPairs_.size(), 0);
+    std::vector<int32_t> fill(result.readOffsets.begin(),
+                              result.readOffsets.end() - 1);
+    for (const auto &[instance, event] : readPairs_)
+      result.readEvents[fill[instance]++] = event;
+    return result;
+  }
+
+  Analysis analyze(const WorkSchedule &work) {
+    return evaluate(work.events, std::numeric_limits<int64_t>::max(), true);
+  }
+
+  /// The instance of `value` a read at `position` resolves to, or -1.
+  static int32_t instanceAt(const Analysis &analysis, ValueId value,
+                            int32_t position) {
+    int32_t instance = analysis.latestInstance[value];
+    while (instance >= 0 &&
+           analysis.instances[instance].producedAt >= position)
+      instance = analysis.instances[instance].previous;
+    return instance;
+  }
+
+  /// Appends to `chain`, in dependency order, `op` and (with `recurse`) the
+  /// producers of its operands whose current instances would otherwise be
+  /// held across event `across` only to feed the re-evaluation at
+  /// `position`.
+  bool collectChain(const Analysis &analysis, OpId op, int32_t position,
+                    int32_t across, bool recurse, int depth,
+                    std::vector<OpId> &chain) const {
+    for (ValueId operand : graph_.op(op).operands) {
+      OpId producer = graph_.value(operand).producer;
+      if (producer == kNoId ||
+          std::find(chain.begin(), chain.end(), producer) != chain.end())
+        continue;
+      int32_t instance = instanceAt(analysis, operand, position);
+      if (instance < 0)
+        return false;
+      const Instance &current = analysis.instances[instance];
+      bool extendedAcross =
+          current.producedAt < across && current.lastRead < across;
+      if (recurse && extendedAcross && depth < kMaxChainDepth &&
+          splittable_[producer])
+        if (!collectChain(analysis, producer, position, across, recurse,
+                          depth + 1, chain))
+          return false;
+    }
+    chain.push_back(op);
+    return true;
+  }
+
+  static void insertChain(WorkSchedule &work, int32_t position,
+                          const std::vector<OpId> &chain) {
+    work.events.insert(work.events.begin() + position, chain.begin(),
+                       chain.end());
+    if (static_cast<size_t>(position) < work.boundary)
+      work.boundary += chain.size();
+  }
+
+  /// Splits, at the peak event, the lifetime of the value whose
+  /// re-evaluation removes the most bytes above `level` (summed over all
+  /// events) per microsecond. Returns false if no split removes any.
+  bool applyBestSplit(WorkSchedule &work, const Analysis &analysis,
+                      absl::int128 level) {
+    const int32_t across = analysis.peakEvent;
+    absl::int128 before = evaluate(work.events, level, false).excess;
+    struct Best {
+      double gain = 0, cost = 0;
+      int32_t position = -1;
+      std::vector<OpId> chain;
+    } best;
+    auto consider = [&](const WorkSchedule &candidate, double cost,
+                        int32_t position, const std::vector<OpId> &ops) {
+      Analysis after = evaluate(candidate.events, level, false);
+      if (!after.valid || after.excess >= before)
+        return;
+      double gain = static_cast<double>(before - after.excess);
+      // Most bytes removed per microsecond; free splits first.
+      bool better = best.position < 0 || gain * best.cost > best.gain * cost ||
+                    (gain * best.cost == best.gain * cost && gain > best.gain);
+      if (!better)
+        return;
+      best.gain = gain;
+      best.cost = cost;
+      best.position = position;
+      best.chain = ops;
+    };
+    std::vector<std::pair<OpId, int32_t>> tried;
+    std::vector<OpId> chain;
+    WorkSchedule trial;
+    for (size_t i = 0; i < analysis.instances.size(); ++i) {
+      const Instance &instance = analysis.instances[i];
+      if (instance.producedAt >= across || instance.lastRead <= across)
+        continue;
+      OpId producer = graph_.value(instance.value).producer;
+      // The first read after `across`; none may fall on it.
+      int32_t next = -1;
+      bool readAtPeak = false;
+      for (int32_t r = analysis.readOffsets[i];
+           r < analysis.readOffsets[i + 1]; ++r) {
+        int32_t event = analysis.readEvents[r];
+        readAtPeak |= event == across;
+        if (event > across) {
+          next = event;
+          break;
+        }
+      }
+      if (readAtPeak || !splittable_[producer] || next < 0)
+        continue;
+      if (std::find(tried.begin(), tried.end(),
+                    std::make_pair(producer, next)) != tried.end())
+        continue;
+      tried.push_back({producer, next});
+      std::vector<OpId> previousChain;
+      for (bool recurse : {false, true}) {
+        chain.clear();
+        if (!collectChain(analysis, producer, next, across, recurse, 0,
+                          chain))
+          continue;
+        if (recurse && chain == previousChain)
+          continue;
+        previousChain = chain;
+        trial = work;
+        insertChain(trial, next, chain);
+        double cost = 0;
+        for (OpId op : chain)
+          cost += context_.tables.opTimeUs[op];
+        consider(trial, cost, next, chain);
+      }
+    }
+    if (best.position < 0)
+      return false;
+    insertChain(work, best.position, best.chain);
+    return true;
+  }
+
+  /// Drops re-evaluations (most expensive first) whose removal certainly
+  /// keeps the peak within `level`: reads then resolve to the earlier
+  /// evaluation, whose copy is held over the gap between its last read and
+  /// the dropped one (the bound ignores the operands the dropped evaluation
+  /// no longer holds, so it only errs towards keeping).
+  void prune(WorkSchedule &work, absl::int128 level) {
+    const std::vector<double> &time = context_.tables.opTimeUs;
+    std::vector<int32_t> removable;
+    std::vector<uint8_t> seen(graph_.numOps(), 0);
+    std::vector<std::pair<int32_t, absl::int128>> added;
+    bool changed = true;
+    while (changed && !exhausted()) {
+      changed = false;
+      Analysis analysis = analyze(work);
+      if (!analysis.valid)
+        return;
+      removable.clear();
+      std::fill(seen.begin(), seen.end(), 0);
+      for (size_t i = 0; i < work.events.size(); ++i) {
+        int32_t event = work.events[i];
+        if (event < 0)
+          continue;
+        if (seen[event] && prunable_[event])
+          removable.push_back(static_cast<int32_t>(i));
+        seen[event] = 1;
+      }
+      std::stable_sort(removable.begin(), removable.end(),
+                       [&](int32_t lhs, int32_t rhs) {
+                         return time[work.events[lhs]] >
+                                time[work.events[rhs]];
+                       });
+      for (int32_t index : removable) {
+        // Where each result's earlier copy would now be held.
+        added.clear();
+        int32_t gapStart = index;
+        bool possible = true;
+        for (int32_t i = analysis.firstInstance[index];
+             i < analysis.firstInstance[index + 1]; ++i) {
+          const Instance &dropped = analysis.instances[i];
+          if (dropped.lastRead == index)
+            continue; // never read: nothing moves to the earlier copy
+          if (dropped.previous < 0) {
+            possible = false;
+            break;
+          }
+          const Instance &earlier = analysis.instances[dropped.previous];
+          gapStart = std::min(gapStart, earlier.lastRead + 1);
+          added.push_back({earlier.lastRead + 1,
+                           context_.tables.valueBytes[dropped.value]});
+        }
+        if (!possible)
+          continue;
+        work_ += index - gapStart + 1;
+        for (int32_t e = gapStart; e < index && possible; ++e) {
+          absl::int128 live = analysis.live[e];
+          for (const auto &[from, bytes] : added)
+            if (e >= from)
+              live += bytes;
+          possible = live <= level;
+        }
+        if (!possible)
+          continue;
+        work.events.erase(work.events.begin() + index);
+        if (static_cast<size_t>(index) < work.boundary)
+          --work.boundary;
+        changed = true;
+        break;
+      }
+    }
+  }
+
+  const PlanContext &context_;
+  const Graph &graph_;
+  const Constraints &constraints_;
+  const std::vector<DerivationStep> &derivations_;
+  const int64_t workLimit_;
+  int64_t work_ = 0;
+  std::vector<uint8_t> derived_;
+  std::vector<uint8_t> splittable_, prunable_;
+  std::vector<ValueId> outputs_;
+  std::vector<int32_t> readBegin_, produceBegin_;
+  std::vector<ValueId> reads_, produces_;
+  // Scratch of `evaluate`, reused across calls.
+  uint32_t generation_ = 0;
+  std::vector<uint32_t> stamp_;
+  std::vector<int32_t> latest_;
+  std::vector<Instance> instances_;
+  std::vector<std::pair<int32_t, int32_t>> readPairs_;
+  std::vector<absl::int128> delta_;
+};
+
+WorkSchedule toWorkSchedule(const Schedule &schedule) {
+  WorkSchedule work;
+  size_t nextDerivation = 0;
+  const size_t boundaryStep =
+      schedule.backwardStart.value_or(schedule.steps.size());
+  for (size_t step = 0; step <= schedule.steps.size(); ++step) {
+    if (step == boundaryStep)
+      work.boundary = work.events.size();
+    for (; nextDerivation < schedule.derivations.size() &&
+           schedule.derivations[nextDerivation].beforeStep == step;
+         ++nextDerivation)
+      work.events.push_back(-1 - static_cast<int32_t>(nextDerivation));
+    if (step < schedule.steps.size())
+      work.events.push_back(schedule.steps[step]);
+  }
+  return work;
+}
+
+/// Adds refined schedules, started from the save-all candidate and from the
+/// lowest-peak candidate, to `candidates`.
+absl::Status refineCandidates(const PlanContext &context,
+                              std::vector<Candidate> &candidates) {
+  int64_t graphSize = static_cast<int64_t>(context.graph.numOps());
+  for (const GraphOp &op : context.graph.ops())
+    graphSize += static_cast<int64_t>(op.operands.size());
+  if (graphSize > kMaxRefinedGraphSize)
+    return absl::OkStatus();
+  size_t lowest = 0;
+  for (size_t i = 0; i < candidates.size(); ++i)
+    if (candidates[i].simulation.peakBytes <
+        candidates[lowest].simulation.peakBytes)
+      lowest = i;
+  std::vector<size_t> starts = {0};
+  if (lowest != 0)
+    starts.push_back(lowest);
+  const int64_t saveAllPeak = candidates.front().simulation.peakBytes;
+  const int64_t window = std::max<int64_t>(
+      1, static_cast<int64_t>(
+             std::ceil(kScoreWindow * static_cast<double>(saveAllPeak))));
+  const int64_t gridStep = std::max<int64_t>(
+      1, static_cast<int64_t>(std::floor(kBudgetGrid *
+                                         static_cast<double>(saveAllPeak))));
+  const int64_t aimStep = gridStep * kAimEvery;
+  std::vector<Candidate> refined;
+  for (size_t start : starts) {
+    const Candidate &base = candidates[start];
+    absl::StatusOr<Plan> plan = materializePlan(context, base.result);
+    if (!plan.ok())
+      return plan.status();
+    ScheduleSearch search(context, plan->schedule.derivations,
+                          kRefinementWork / static_cast<int64_t>(starts.size()));
+    absl::Status status = absl::OkStatus();
+    search.descend(toWorkSchedule(plan->schedule), window, gridStep, aimStep,
+                   [&](const WorkSchedule &work) {
+                     if (!status.ok())
+                       return;
+                     Candidate candidate;
+                     candidate.result = base.result;
+                     candidate.schedule = search.toSchedule(work);
+                     absl::StatusOr<SimulationResult> simulation =
+                         simulate(context.graph, context.phases,
+                                  *candidate.schedule, context.tables);
+                     if (!simulation.ok()) {
+                       status = absl::InternalError(absl::StrCat(
+                           "budget: a refined schedule failed to simulate (a "
+                           "planner bug): ",
+                           simulation.status().message()));
+                       return;
+                     }
+                     candidate.simulation = *simulation;
+                     refined.push_back(std::move(candidate));
+                   });
+    if (!status.ok())
+      return status;
+  }
+  for (Candidate &candidate : refined)
+    candidates.push_back(std::move(candidate));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<Candidate>>
+allCandidates(const PlanContext &context) {
+  absl::StatusOr<std::vector<Candidate>> candidates =
+      enumerateCandidates(context);
+  if (!candidates.ok())
+    return candidates.status();
+  if (absl::Status status = refineCandidates(context, *candidates);
+      !status.ok())
+    return status;
+  return candidates;
+}
+
+BudgetAnchors anchorsOf(const std::vector<Candidate> &candidates) {
+  BudgetAnchors anchors;
+  anchors.saveAllPeak = candidates.front().simulation.peakBytes;
+  anchors.lowestPeak = anchors.saveAllPeak;
+  for (const Candidate &candidate : candidates)
+    anchors.lowestPeak =
+        std::min(anchors.lowestPeak, candidate.simulation.peakBytes);
+  return anchors;
+}
+
+/// What the walk of Materialize.cpp would report, read off a refined
+/// schedule: a forward value backward reads from a forward-section
+/// evaluation is saved; one re-evaluated in backward is recomputed (also if
+/// earlier backward reads used the forward copy, as for `optimal`); the ops
+/// re-evaluated in backward belong to the next needed value re-evaluated.
+WalkFacts factsFromSchedule(const PlanContext &context,
+                            const Schedule &schedule) {
+  const Graph &graph = context.graph;
+  const Constraints &constraints = context.constraints;
+  const size_t numValues = graph.numValues();
+  WalkFacts facts;
+  facts.readFromForward.assign(numValues, 0);
+  facts.recomputed.assign(numValues, 0);
+  facts.inputRead.assign(numValues, 0);
+  facts.owner.assign(numValues, kNoId);
+  const size_t boundary =
+      schedule.backwardStart.value_or(schedule.steps.size());
+  std::vector<uint8_t> backwardCopy(numValues, 0);
+  std::vector<OpId> pendingOps;
+  std::vector<ValueId> pendingSources;
+  auto read = [&](ValueId value, bool backward) {
+    if (!backward)
+      return;
+    if (graph.value(value).producer == kNoId) {
+      facts.inputRead[value] = 1;
+      return;
+    }
+    if (constraints.isForward[value] && !backwardCopy[value]) {
+      facts.readFromForward[value] = 1;
+      pendingSources.push_back(value);
+    }
+  };
+  size_t nextDerivation = 0;
+  for (size_t step = 0; step < schedule.steps.size(); ++step) {
+    for (; nextDerivation < schedule.derivations.size() &&
+           schedule.derivations[nextDerivation].beforeStep == step;
+         ++nextDerivation) {
+      const DerivationStep &derivation = schedule.derivations[nextDerivation];
+      for (ValueId value : derivation.reads)
+        read(value, step >= boundary);
+      backwardCopy[derivation.value] = step >= boundary;
+    }
+    const OpId op = schedule.steps[step];
+    const GraphOp &graphOp = graph.op(op);
+    const bool backward = step >= boundary;
+    for (ValueId operand : graphOp.operands)
+      read(operand, backward);
+    if (context.phases.opPhase[op] != Phase::Forward) {
+      pendingSources.clear();
+      pendingOps.clear();
+      continue;
+    }
+    for (ValueId result : graphOp.results)
+      backwardCopy[result] = backward;
+    if (!backward)
+      continue;
+    ValueId owner = kNoId;
+    for (ValueId result : graphOp.results) {
+      facts.recomputed[result] = 1;
+      if (owner == kNoId && constraints.needed[result])
+        owner = result;
+    }
+    pendingOps.push_back(op);
+    if (owner == kNoId)
+      continue;
+    for (OpId replayed : pendingOps) {
+      facts.replays.push_back({owner, replayed});
+      for (ValueId result : graph.op(replayed).results)
+        if (facts.owner[result] == kNoId)
+          facts.owner[result] = owner;
+    }
+    for (ValueId source : pendingSources)
+      if (facts.owner[source] == kNoId)
+        facts.owner[source] = owner;
+    pendingOps.clear();
+    pendingSources.clear();
+  }
+  for (ValueId value : context.phases.neededByBackward)
+    if (facts.recomputed[value])
+      facts.readFromForward[value] = 0;
+  return facts;
+}
+
 } // namespace
 
 std::vector<uint8_t> saveAllKeep(const PlanContext &context) {
@@ -163,17 +868,10 @@ std::vector<uint8_t> recomputeAllKeep(const PlanContext &context) {
 }
 
 absl::StatusOr<BudgetAnchors> computeBudgetAnchors(const PlanContext &context) {
-  absl::StatusOr<std::vector<Candidate>> candidates =
-      enumerateCandidates(context);
+  absl::StatusOr<std::vector<Candidate>> candidates = allCandidates(context);
   if (!candidates.ok())
     return candidates.status();
-  BudgetAnchors anchors;
-  anchors.saveAllPeak = candidates->front().simulation.peakBytes;
-  anchors.lowestPeak = anchors.saveAllPeak;
-  for (const Candidate &candidate : *candidates)
-    anchors.lowestPeak =
-        std::min(anchors.lowestPeak, candidate.simulation.peakBytes);
-  return anchors;
+  return anchorsOf(*candidates);
 }
 
 int64_t resolveBudget(const MemoryBudget &budget,
@@ -199,16 +897,10 @@ absl::StatusOr<StrategyResult> planBudget(const PlanContext &context) {
         "strategy budget needs a memory budget: give bytes (\"2GiB\"), a "
         "fraction between recompute-all and save-all (\"0.5\"), or a "
         "fraction of the save-all peak (\"0.8peak\")");
-  absl::StatusOr<std::vector<Candidate>> candidates =
-      enumerateCandidates(context);
+  absl::StatusOr<std::vector<Candidate>> candidates = allCandidates(context);
   if (!candidates.ok())
     return candidates.status();
-  BudgetAnchors anchors;
-  anchors.saveAllPeak = candidates->front().simulation.peakBytes;
-  anchors.lowestPeak = anchors.saveAllPeak;
-  for (const Candidate &candidate : *candidates)
-    anchors.lowestPeak =
-        std::min(anchors.lowestPeak, candidate.simulation.peakBytes);
+  BudgetAnchors anchors = anchorsOf(*candidates);
   int64_t budget = resolveBudget(*context.options.budget, anchors);
 
   const Candidate *best = nullptr;
@@ -233,7 +925,39 @@ absl::StatusOr<StrategyResult> planBudget(const PlanContext &context) {
         "must_recompute tags lift the automatic bans)"));
   StrategyResult result = best->result;
   result.budgetBytes = budget;
+  result.schedule = best->schedule;
   return result;
+}
+
+absl::StatusOr<Plan> planFromBudgetSchedule(const PlanContext &context,
+                                            const StrategyResult &result) {
+  const Schedule &schedule = *result.schedule;
+  absl::StatusOr<SimulationResult> simulation =
+      simulate(context.graph, context.phases, schedule, context.tables);
+  if (!simulation.ok())
+    return absl::InternalError(absl::StrCat(
+        "the planner built a schedule the simulator rejects (a planner bug; "
+        "please report it with the graph): ",
+        simulation.status().message()));
+  if (result.budgetBytes && simulation->peakBytes > *result.budgetBytes)
+    return absl::InternalError(absl::StrCat(
+        "budget: the refined schedule peaks at ", simulation->peakBytes,
+        " bytes, over the budget of ", *result.budgetBytes,
+        " bytes (a planner bug; please report it with the graph)"));
+  WalkFacts facts = factsFromSchedule(context, schedule);
+  StrategyResult explained = result;
+  explained.keep = facts.readFromForward;
+  Plan plan;
+  plan.strategy = context.options.strategy;
+  plan.targetName = context.options.target.name;
+  plan.budgetBytes = result.budgetBytes;
+  plan.classification = context.phases;
+  explainDecisions(context, explained, facts, plan);
+  plan.schedule = schedule;
+  plan.simulation = *simulation;
+  for (const DerivationChoice &choice : result.derivations)
+    plan.usesInexactDerivation |= !choice.derivation.exact;
+  return plan;
 }
 
 } // namespace remat::detail

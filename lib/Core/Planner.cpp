@@ -356,6 +356,8 @@ absl::StatusOr<Plan> planRematerialization(const Graph &graph,
     absl::StatusOr<StrategyResult> budgeted = planBudget(context);
     if (!budgeted.ok())
       return budgeted.status();
+    if (budgeted->schedule)
+      return planFromBudgetSchedule(context, *budgeted);
     result = std::move(*budgeted);
     break;
   }

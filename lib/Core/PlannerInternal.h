@@ -92,6 +92,9 @@ struct StrategyResult {
   std::vector<DerivationChoice> derivations;
   /// Set by `budget`: the resolved budget, for the explanations.
   std::optional<int64_t> budgetBytes;
+  /// Set by `budget` when it chose a refined schedule: the plan is this
+  /// schedule (planFromBudgetSchedule), not the materialised keep set.
+  std::optional<Schedule> schedule;
 };
 
 struct PlanContext {
@@ -178,6 +181,10 @@ int64_t resolveBudget(const MemoryBudget &budget, const BudgetAnchors &anchors);
 
 /// The `budget` strategy: sets `budgetBytes` of the result.
 absl::StatusOr<StrategyResult> planBudget(const PlanContext &context);
+/// The plan of a `budget` result that carries a schedule: simulated,
+/// checked against the budget, decisions read off the schedule.
+absl::StatusOr<Plan> planFromBudgetSchedule(const PlanContext &context,
+                                            const StrategyResult &result);
 
 /// "name" of a value for reasons: its name, its producer's name, or %id.
 std::string displayName(const Graph &graph, ValueId value);
