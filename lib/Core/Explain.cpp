@@ -59,6 +59,9 @@ void appendBanPhrase(std::string &out, const Graph &graph, OpId op,
   case AutoBan::Collective:
     out += " (collectives are not recomputed automatically)";
     break;
+  case AutoBan::PreferSave:
+    out += " which is prefer_save";
+    break;
   case AutoBan::None:
     break;
   }
@@ -224,11 +227,12 @@ private:
          ++next) {
       ValueId current = frontier_[next];
       if (current != value) {
+        // A kept value is there to start from, banned producer or not.
+        if (result_.keep[current] || facts_.readFromForward[current])
+          continue;
         if (constraints_.autoBan[current] != AutoBan::None)
           return std::make_pair(producerOf(current),
                                 constraints_.autoBan[current]);
-        if (result_.keep[current] || facts_.readFromForward[current])
-          continue;
       }
       for (ValueId operand : flat_.operands(producerOf(current))) {
         if (flat_.isInput(operand) || valueMark_[operand] == stamp)
@@ -260,6 +264,8 @@ private:
       out_ += "saved: recomputing it needs ";
       appendOpForUser(out_, graph_, producer);
       out_ += " whose RNG state is not a graph input";
+      if (constraints_.preferenceOverruled[value])
+        out_ += " (which wins over its prefer_recompute tag)";
       return;
     case HardSave::None:
       break;
@@ -267,6 +273,8 @@ private:
     if (constraints_.user[value] == UserChoice::PolicySave) {
       absl::StrAppend(&out_, "saved: checkpoint policy ", policyText(),
                       " saves it");
+      if (constraints_.preferenceOverruled[value])
+        out_ += " (which wins over its prefer_recompute tag)";
       return;
     }
     if (!constraints_.needed[value]) {
@@ -313,6 +321,7 @@ private:
       absl::StrAppend(&out_,
                       " has room for it, and recomputing it would cost ",
                       formatMicroseconds(context_.tables.opTimeUs[producer]));
+      appendDroppedPreference(value, FlatGraph::kPreferRecompute);
       return;
     case Strategy::Optimal:
       out_ += "saved: the optimal schedule keeps it from forward";
@@ -321,6 +330,19 @@ private:
       break;
     }
     out_ += "saved";
+  }
+
+  /// `budget` ignored prefer_* tags because no plan honouring them fits:
+  /// say so for a value whose producer carries the ignored `tag`.
+  void appendDroppedPreference(ValueId value, FlatGraph::OpFlag tag) {
+    if (!constraints_.preferencesDropped ||
+        !flat_.hasFlag(producerOf(value), tag))
+      return;
+    absl::StrAppend(&out_, "; its ",
+                    tag == FlatGraph::kPreferSave ? "prefer_save"
+                                                  : "prefer_recompute",
+                    " tag yields, as no plan honouring the prefer_* tags "
+                    "fits the budget");
   }
 
   /// The values a recomputation reads from outside its chain (parameters
@@ -379,6 +401,9 @@ private:
       absl::StrAppend(&out_, ": checkpoint policy ", policyText(),
                       " does not save it");
       return;
+    case UserChoice::PreferRecompute:
+      out_ += ": tagged prefer_recompute";
+      return;
     default:
       break;
     }
@@ -396,7 +421,9 @@ private:
         us += context_.tables.opTimeUs[op];
       absl::StrAppend(&out_, " (cheaper than saving ",
                       formatBytes(context_.tables.valueBytes[value]),
-                      "; costs ", formatMicroseconds(us), " to fit the budget)");
+                      "; costs ", formatMicroseconds(us), " to fit the budget");
+      appendDroppedPreference(value, FlatGraph::kPreferSave);
+      out_ += ")";
       return;
     }
     case Strategy::Optimal:

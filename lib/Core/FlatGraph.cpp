@@ -81,6 +81,12 @@ absl::StatusOr<FlatGraph> buildFlatGraph(const Graph &graph,
       flags |= FlatGraph::kNoAutoRecompute;
     if (op.tags.mustRecompute)
       flags |= FlatGraph::kMustRecompute;
+    if (op.tags.preferRecompute)
+      flags |= FlatGraph::kPreferRecompute;
+    if (op.tags.preferSave)
+      flags |= FlatGraph::kPreferSave;
+    if (op.tags.preferRecompute || op.tags.preferSave)
+      flat.hasPreferences = true;
     if (!op.inverseRules.empty()) {
       flags |= FlatGraph::kHasInverseRules;
       flat.hasInverseRules = true;

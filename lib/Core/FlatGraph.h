@@ -33,6 +33,8 @@ struct FlatGraph {
     kNoAutoRecompute = 1 << 3,
     kMustRecompute = 1 << 4,
     kHasInverseRules = 1 << 5,
+    kPreferRecompute = 1 << 6,
+    kPreferSave = 1 << 7,
   };
   /// `inputRole` of a value produced by an op.
   static constexpr int8_t kNotInput = -1;
@@ -60,6 +62,8 @@ struct FlatGraph {
   std::vector<uint8_t> opFlags; // OpFlag bits
   std::vector<int8_t> explicitPhase; // Phase, or kNoPhase
   bool hasInverseRules = false;
+  /// Whether any op is tagged prefer_recompute or prefer_save.
+  bool hasPreferences = false;
 
   size_t numValues() const { return producer.size(); }
   size_t numOps() const { return computeClass.size(); }

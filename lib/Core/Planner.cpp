@@ -354,6 +354,26 @@ absl::StatusOr<Plan> planRematerialization(const Graph &graph,
   }
   case Strategy::Budget: {
     absl::StatusOr<StrategyResult> budgeted = planBudget(context);
+    // prefer_* tags are soft: when no plan honouring them fits, plan again
+    // without them (the explanations say which preference yielded).
+    if (!budgeted.ok() &&
+        budgeted.status().code() == absl::StatusCode::kResourceExhausted &&
+        flat->hasPreferences) {
+      absl::StatusOr<Constraints> relaxed =
+          computeConstraints(graph, *flat, *phases, options.policy,
+                             /*honourPreferences=*/false);
+      if (!relaxed.ok())
+        return relaxed.status();
+      PlanContext relaxedContext{graph,   *flat,     *phases, *relaxed,
+                                 options, costModel, tables};
+      absl::StatusOr<StrategyResult> retried = planBudget(relaxedContext);
+      // Infeasible either way: the relaxed error names the true minimum.
+      if (!retried.ok())
+        return retried.status();
+      if (retried->schedule)
+        return planFromBudgetSchedule(relaxedContext, *retried);
+      return materializePlan(relaxedContext, *retried);
+    }
     if (!budgeted.ok())
       return budgeted.status();
     if (budgeted->schedule)

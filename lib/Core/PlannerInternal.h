@@ -37,6 +37,7 @@ enum class AutoBan : uint8_t {
   NoAutoRecompute,  // tagged no_auto_recompute
   LargeReduction,   // reduction whose output is < 1/4 of its input
   Collective,       // communication
+  PreferSave,       // tagged prefer_save
 };
 
 /// What the user forces: recompute (must_recompute, policy) or save (policy).
@@ -44,7 +45,8 @@ enum class UserChoice : uint8_t {
   None,
   MustRecompute,
   PolicyRecompute,
-  PolicySave
+  PolicySave,
+  PreferRecompute, // tagged prefer_recompute, and nothing stronger objects
 };
 
 /// Per-value facts shared by the strategies, indexed by ValueId.
@@ -58,12 +60,18 @@ struct Constraints {
   /// True for policy recomputes that lost to a hard save (never_recompute
   /// wins over a policy), for the explanation.
   std::vector<uint8_t> policyOverruled;
+  /// True for values tagged prefer_recompute that a stronger constraint (a
+  /// policy save, an unreproducible RNG) keeps, for the explanation.
+  std::vector<uint8_t> preferenceOverruled;
+  /// Set when `budget` met the budget only by ignoring prefer_* tags.
+  bool preferencesDropped = false;
   /// Whether any op declares an inverse rule (derivation is skipped if not).
   bool hasInverseRules = false;
 
   bool forcedRecompute(ValueId value) const {
     return user[value] == UserChoice::MustRecompute ||
-           user[value] == UserChoice::PolicyRecompute;
+           user[value] == UserChoice::PolicyRecompute ||
+           user[value] == UserChoice::PreferRecompute;
   }
   /// Whether a strategy may choose not to keep the value. `automatic`
   /// strategies also respect the automatic bans.
@@ -78,7 +86,8 @@ struct Constraints {
 absl::StatusOr<Constraints> computeConstraints(const Graph &graph,
                                                const FlatGraph &flat,
                                                const Classification &phases,
-                                               const NamePolicy &policy);
+                                               const NamePolicy &policy,
+                                               bool honourPreferences = true);
 
 /// One algebraic derivation chosen for a value.
 struct DerivationChoice {

@@ -188,7 +188,8 @@ UserChoice policyChoice(const Graph &graph, const NamePolicy &policy,
 absl::StatusOr<Constraints> computeConstraints(const Graph &graph,
                                                const FlatGraph &flat,
                                                const Classification &phases,
-                                               const NamePolicy &policy) {
+                                               const NamePolicy &policy,
+                                               bool honourPreferences) {
   const size_t numValues = flat.numValues();
   Constraints constraints;
   constraints.isForward.assign(numValues, 0);
@@ -198,6 +199,8 @@ absl::StatusOr<Constraints> computeConstraints(const Graph &graph,
   constraints.autoBan.assign(numValues, AutoBan::None);
   constraints.user.assign(numValues, UserChoice::None);
   constraints.policyOverruled.assign(numValues, 0);
+  constraints.preferenceOverruled.assign(numValues, 0);
+  constraints.preferencesDropped = !honourPreferences;
   for (ValueId value : phases.forwardValues)
     constraints.isForward[value] = 1;
   for (ValueId value : phases.neededByBackward)
@@ -246,6 +249,22 @@ absl::StatusOr<Constraints> computeConstraints(const Graph &graph,
     const bool neverRecompute =
         flat.hasFlag(opId, FlatGraph::kNeverRecompute);
     const bool mustRecompute = flat.hasFlag(opId, FlatGraph::kMustRecompute);
+    const bool preferRecompute =
+        flat.hasFlag(opId, FlatGraph::kPreferRecompute);
+    const bool preferSave = flat.hasFlag(opId, FlatGraph::kPreferSave);
+    // The dialect's verifier rejects the same pairs; graphs built through
+    // the C++ API are checked here.
+    auto contradiction = [&](const char *first, const char *second) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "op ", describeOpForUser(graph, opId), " is tagged both ", first,
+          " and ", second, "; remove one of the two tags"));
+    };
+    if (neverRecompute && preferRecompute)
+      return contradiction("never_recompute", "prefer_recompute");
+    if (mustRecompute && preferSave)
+      return contradiction("must_recompute", "prefer_save");
+    if (preferRecompute && preferSave)
+      return contradiction("prefer_recompute", "prefer_save");
     HardSave hard = HardSave::None;
     if (neverRecompute)
       hard = HardSave::NeverRecompute;
@@ -290,6 +309,8 @@ absl::StatusOr<Constraints> computeConstraints(const Graph &graph,
     // The tag is what a user set, so it is the reason reported.
     if (flat.hasFlag(opId, FlatGraph::kNoAutoRecompute))
       ban = AutoBan::NoAutoRecompute;
+    else if (preferSave && honourPreferences)
+      ban = AutoBan::PreferSave;
 
     for (ValueId result : results) {
       constraints.hardSave[result] = hard;
@@ -316,9 +337,16 @@ absl::StatusOr<Constraints> computeConstraints(const Graph &graph,
         constraints.policyOverruled[result] = 1;
         choice = UserChoice::None;
       }
+      // A preference yields to everything stronger: a policy's choice and
+      // a hard save.
+      if (preferRecompute && honourPreferences && !constraints.isOutput[result]) {
+        if (choice == UserChoice::None && hard == HardSave::None)
+          choice = UserChoice::PreferRecompute;
+        else if (choice == UserChoice::PolicySave || hard != HardSave::None)
+          constraints.preferenceOverruled[result] = 1;
+      }
       constraints.user[result] = choice;
-      constraints.autoBan[result] = (choice == UserChoice::MustRecompute ||
-                                     choice == UserChoice::PolicyRecompute)
+      constraints.autoBan[result] = constraints.forcedRecompute(result)
                                         ? AutoBan::None
                                         : ban;
     }
