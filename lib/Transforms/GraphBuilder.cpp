@@ -52,7 +52,8 @@ std::optional<DType> dtypeOf(Type element) {
 }
 
 /// Statically shaped ranked tensors and scalars are what the planner can size.
-FailureOr<TensorType> tensorTypeOf(Type type, Location loc, StringRef what) {
+/// `what` names the value in errors; it is only rendered when one is emitted.
+FailureOr<TensorType> tensorTypeOf(Type type, Location loc, const Twine &what) {
   TensorType result;
   Type element = type;
   if (auto ranked = dyn_cast<RankedTensorType>(type)) {
@@ -78,24 +79,71 @@ FailureOr<TensorType> tensorTypeOf(Type type, Location loc, StringRef what) {
   return result;
 }
 
-Tags tagsOf(Operation *op) {
-  Tags tags;
-  tags.neverRecompute =
-      op->hasAttr(RematDialect::NeverRecomputeAttrHelper::getNameStr());
-  tags.noAutoRecompute =
-      op->hasAttr(RematDialect::NoAutoRecomputeAttrHelper::getNameStr());
-  tags.mustRecompute =
-      op->hasAttr(RematDialect::MustRecomputeAttrHelper::getNameStr());
-  tags.preferRecompute =
-      op->hasAttr(RematDialect::PreferRecomputeAttrHelper::getNameStr());
-  tags.preferSave =
-      op->hasAttr(RematDialect::PreferSaveAttrHelper::getNameStr());
-  return tags;
+/// The remat attributes buildGraph reads from an op, uniqued once per
+/// function so that reading them is one pass over each op's attribute
+/// dictionary with pointer compares, instead of a string lookup per name.
+struct RematAttrNames {
+  explicit RematAttrNames(MLIRContext *context)
+      : name(get(context, RematDialect::NameAttrHelper::getNameStr())),
+        phase(get(context, RematDialect::PhaseAttrHelper::getNameStr())),
+        fixedTime(
+            get(context, RematDialect::FixedTimeUsAttrHelper::getNameStr())),
+        neverRecompute(get(
+            context, RematDialect::NeverRecomputeAttrHelper::getNameStr())),
+        noAutoRecompute(get(
+            context, RematDialect::NoAutoRecomputeAttrHelper::getNameStr())),
+        mustRecompute(
+            get(context, RematDialect::MustRecomputeAttrHelper::getNameStr())),
+        preferRecompute(get(
+            context, RematDialect::PreferRecomputeAttrHelper::getNameStr())),
+        preferSave(
+            get(context, RematDialect::PreferSaveAttrHelper::getNameStr())) {}
+  StringAttr name, phase, fixedTime, neverRecompute, noAutoRecompute,
+      mustRecompute, preferRecompute, preferSave;
+
+private:
+  static StringAttr get(MLIRContext *context, StringRef text) {
+    return StringAttr::get(context, text);
+  }
+};
+
+/// Reads the tags, `remat.name`, `remat.phase` and `remat.fixed_time_us` of
+/// `op` into `node`. These are dialect (discardable) attributes, so they live
+/// in the op's attribute dictionary, never among its inherent attributes.
+void readRematAttrs(Operation *op, const RematAttrNames &names,
+                    GraphOp &node) {
+  for (NamedAttribute attr : op->getRawDictionaryAttrs()) {
+    StringAttr key = attr.getName();
+    Attribute value = attr.getValue();
+    if (key == names.name) {
+      if (auto name = dyn_cast<StringAttr>(value))
+        node.name = name.getValue().str();
+    } else if (key == names.phase) {
+      // Imported graphs carry the phase and a profiled time themselves.
+      if (auto phase = dyn_cast<StringAttr>(value))
+        node.phase =
+            phase.getValue() == "backward" ? Phase::Backward : Phase::Forward;
+    } else if (key == names.fixedTime) {
+      if (auto time = dyn_cast<FloatAttr>(value))
+        node.fixedTimeUs = time.getValueAsDouble();
+    } else if (key == names.neverRecompute) {
+      node.tags.neverRecompute = true;
+    } else if (key == names.noAutoRecompute) {
+      node.tags.noAutoRecompute = true;
+    } else if (key == names.mustRecompute) {
+      node.tags.mustRecompute = true;
+    } else if (key == names.preferRecompute) {
+      node.tags.preferRecompute = true;
+    } else if (key == names.preferSave) {
+      node.tags.preferSave = true;
+    }
+  }
 }
 
-std::optional<std::string> locationName(Location loc) {
+/// The name of a `loc("...")`; it lives as long as the context.
+std::optional<StringRef> locationName(Location loc) {
   if (auto named = dyn_cast<NameLoc>(loc))
-    return named.getName().str();
+    return named.getName().getValue();
   return std::nullopt;
 }
 
@@ -104,30 +152,46 @@ std::optional<std::string> locationName(Location loc) {
 class NameTable {
 public:
   explicit NameTable(llvm::StringMap<ValueId> &taken) : taken(taken) {}
-  /// Reserves a unique name; `bind` records the id once the core assigned it.
-  std::string claim(const std::string &base) {
-    std::string name = base;
-    for (unsigned suffix = 1; taken.count(name); ++suffix)
-      name = base + "." + std::to_string(suffix);
-    taken[name] = kNoId;
-    return name;
+  /// Reserves a unique name (the entry's key); the caller stores the id in
+  /// the entry once the core assigned it.
+  llvm::StringMapEntry<ValueId> &claim(StringRef base) {
+    auto [entry, added] = taken.try_emplace(base, kNoId);
+    for (unsigned suffix = 1; !added; ++suffix)
+      std::tie(entry, added) =
+          taken.try_emplace((base + "." + Twine(suffix)).str(), kNoId);
+    return *entry;
   }
-  void bind(const std::string &name, ValueId id) { taken[name] = id; }
 
 private:
   llvm::StringMap<ValueId> &taken;
 };
 
-std::string ssaName(Value value, AsmState &state) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  value.printAsOperand(os, state);
-  return text;
-}
+/// The printer's SSA names (`%arg0`, `%3`, `%cst`), numbered once per
+/// function and only if some value needs one: numbering walks every op.
+class SsaNames {
+public:
+  explicit SsaNames(Operation *scope) : scope(scope) {}
+  std::string operator()(Value value) {
+    // The pass manager verified the IR, so the printer need not verify it
+    // again to decide between the custom and the generic form.
+    if (!state)
+      state.emplace(scope, OpPrintingFlags().assumeVerified());
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    value.printAsOperand(os, *state);
+    return text;
+  }
+
+private:
+  Operation *scope;
+  std::optional<AsmState> state;
+};
 
 } // namespace
 
-FailureOr<std::unique_ptr<ImportedGraph>> buildGraph(FunctionOpInterface func) {
+FailureOr<std::unique_ptr<ImportedGraph>> buildGraph(FunctionOpInterface func,
+                                                     GraphDetail level) {
+  bool withFacts = level == GraphDetail::Full;
   auto imported = std::make_unique<ImportedGraph>();
   Region &body = func.getFunctionBody();
   if (body.empty())
@@ -141,9 +205,17 @@ FailureOr<std::unique_ptr<ImportedGraph>> buildGraph(FunctionOpInterface func) {
               "control flow into region ops such as scf.if)";
 
   Block &block = body.front();
-  AsmState asmState(func);
+  SsaNames ssaName(func);
+  RematAttrNames rematAttrs(func->getContext());
+  imported->valueByName = llvm::StringMap<ValueId>(
+      block.getNumArguments() + block.getOperations().size());
   NameTable names(imported->valueByName);
   Graph &graph = imported->graph;
+  size_t expectedValues = block.getNumArguments() + block.getOperations().size();
+  imported->valueOf.reserve(expectedValues);
+  imported->valueIds.reserve(expectedValues);
+  imported->opOf.reserve(block.getOperations().size());
+  imported->opIds.reserve(block.getOperations().size());
 
   auto recordValue = [&](Value value, ValueId id) {
     if (imported->valueOf.size() <= static_cast<size_t>(id))
@@ -167,57 +239,53 @@ FailureOr<std::unique_ptr<ImportedGraph>> buildGraph(FunctionOpInterface func) {
                               .Case("tangent", InputRole::Tangent)
                               .Case("rng", InputRole::RngState)
                               .Default(InputRole::Input);
-    FailureOr<TensorType> type = tensorTypeOf(
-        arg.getType(), arg.getLoc(), ("argument #" + Twine(index)).str());
+    FailureOr<TensorType> type =
+        tensorTypeOf(arg.getType(), arg.getLoc(), "argument #" + Twine(index));
     if (failed(type))
       return failure();
-    std::string name = names.claim(
-        locationName(arg.getLoc()).value_or(ssaName(arg, asmState)));
-    ValueId added = graph.addInput(name, *type, inputRole);
-    names.bind(name, added);
+    std::optional<StringRef> located = locationName(arg.getLoc());
+    llvm::StringMapEntry<ValueId> &name =
+        located ? names.claim(*located) : names.claim(ssaName(arg));
+    ValueId added = graph.addInput(name.getKey().str(), *type, inputRole);
+    name.second = added;
     recordValue(arg, added);
   }
 
   Operation *terminator = block.getTerminator();
+  std::vector<TensorType> resultTypes;
+  std::vector<std::string> resultNames;
+  SmallVector<llvm::StringMapEntry<ValueId> *> resultEntries;
+  llvm::SetVector<Value> reads;
   for (Operation &op : block) {
     if (&op == terminator)
       break;
     GraphOp node;
     node.kind = op.getName().getStringRef().str();
-    if (auto name = op.getAttrOfType<StringAttr>(
-            RematDialect::NameAttrHelper::getNameStr()))
-      node.name = name.getValue().str();
-    node.tags = tagsOf(&op);
-    // Imported graphs carry the phase and a profiled time themselves.
-    if (auto phase = op.getAttrOfType<StringAttr>(
-            RematDialect::PhaseAttrHelper::getNameStr()))
-      node.phase =
-          phase.getValue() == "backward" ? Phase::Backward : Phase::Forward;
-    if (auto time = op.getAttrOfType<FloatAttr>(
-            RematDialect::FixedTimeUsAttrHelper::getNameStr()))
-      node.fixedTimeUs = time.getValueAsDouble();
+    readRematAttrs(&op, rematAttrs, node);
 
-    llvm::SetVector<Value> reads(op.getOperands().begin(),
-                                 op.getOperands().end());
+    bool readsCaptures = false;
     if (auto planner = dyn_cast<PlannerOpInterface>(&op)) {
-      node.flops = planner.estimateFlops();
-      node.bytesRead = planner.estimateBytesRead();
-      node.bytesWritten = planner.estimateBytesWritten();
-      node.computeClass = planner.classifyCompute();
-      node.isRandom = planner.drawsRandomNumbers();
-      node.isView = planner.isViewOnly();
-      llvm::SmallVector<InverseRule> rules;
-      planner.getInverseRules(rules);
-      node.inverseRules.assign(rules.begin(), rules.end());
+      if (withFacts) {
+        node.flops = planner.estimateFlops();
+        node.bytesRead = planner.estimateBytesRead();
+        node.bytesWritten = planner.estimateBytesWritten();
+        node.computeClass = planner.classifyCompute();
+        node.isRandom = planner.drawsRandomNumbers();
+        node.isView = planner.isViewOnly();
+        llvm::SmallVector<InverseRule> rules;
+        planner.getInverseRules(rules);
+        node.inverseRules.assign(rules.begin(), rules.end());
+      }
     } else if (op.getNumRegions() > 0) {
       // A region op the planner has no facts for: one node that reads
       // everything its body captures, sized by its operands and results.
-      for (Region &region : op.getRegions())
-        getUsedValuesDefinedAbove(region, reads);
-      node.computeClass = ComputeClass::Other;
-      node.flops = detail::defaultFlops(&op);
-      node.bytesRead = detail::operandBytes(&op);
-      node.bytesWritten = detail::resultBytes(&op);
+      readsCaptures = true;
+      if (withFacts) {
+        node.computeClass = ComputeClass::Other;
+        node.flops = detail::defaultFlops(&op);
+        node.bytesRead = detail::operandBytes(&op);
+        node.bytesWritten = detail::resultBytes(&op);
+      }
     } else {
       return op.emitError()
              << "remat-plan cannot plan '" << op.getName()
@@ -227,35 +295,61 @@ FailureOr<std::unique_ptr<ImportedGraph>> buildGraph(FunctionOpInterface func) {
                 "(lib/Interfaces/ExternalModels.cpp)";
     }
 
-    for (Value read : reads) {
+    auto addRead = [&](Value read) -> LogicalResult {
       ValueId id = imported->idOf(read);
       if (id == kNoId)
         return op.emitError() << "remat-plan: operand defined outside the "
                                  "function body is not supported";
       node.operands.push_back(id);
+      return success();
+    };
+    // Reads in first-use order, each once: the operands, then (for a region
+    // op without planner facts) whatever its body captures. Most ops have a
+    // handful of operands, deduplicated by a scan instead of a set.
+    constexpr unsigned kMaxScannedOperands = 16;
+    if (readsCaptures || op.getNumOperands() > kMaxScannedOperands) {
+      reads.clear();
+      reads.insert(op.getOperands().begin(), op.getOperands().end());
+      if (readsCaptures)
+        for (Region &region : op.getRegions())
+          getUsedValuesDefinedAbove(region, reads);
+      node.operands.reserve(reads.size());
+      for (Value read : reads)
+        if (failed(addRead(read)))
+          return failure();
+    } else {
+      node.operands.reserve(op.getNumOperands());
+      OperandRange operands = op.getOperands();
+      for (auto [index, read] : llvm::enumerate(operands))
+        if (!llvm::is_contained(operands.take_front(index), read) &&
+            failed(addRead(read)))
+          return failure();
     }
 
-    std::vector<TensorType> resultTypes;
-    std::vector<std::string> resultNames;
-    std::optional<std::string> base =
-        node.name.empty() ? locationName(op.getLoc()) : node.name;
+    resultTypes.clear();
+    resultNames.clear();
+    resultEntries.clear();
+    // `node` is moved into the graph only after the loop, so `base` stays
+    // valid through it.
+    std::optional<StringRef> base = node.name.empty()
+                                        ? locationName(op.getLoc())
+                                        : std::optional<StringRef>(node.name);
     for (OpResult result : op.getResults()) {
-      FailureOr<TensorType> type =
-          tensorTypeOf(result.getType(), op.getLoc(),
-                       ("result #" + Twine(result.getResultNumber()) + " of '" +
-                        op.getName().getStringRef() + "'")
-                           .str());
+      FailureOr<TensorType> type = tensorTypeOf(
+          result.getType(), op.getLoc(),
+          "result #" + Twine(result.getResultNumber()) + " of '" +
+              op.getName().getStringRef() + "'");
       if (failed(type))
         return failure();
-      resultTypes.push_back(*type);
-      std::string name;
-      if (base)
-        name = op.getNumResults() == 1
-                   ? *base
-                   : *base + "#" + std::to_string(result.getResultNumber());
-      else
-        name = ssaName(result, asmState);
-      resultNames.push_back(names.claim(name));
+      resultTypes.push_back(std::move(*type));
+      llvm::StringMapEntry<ValueId> &name =
+          !base ? names.claim(ssaName(result))
+          : op.getNumResults() == 1
+              ? names.claim(*base)
+              : names.claim(
+                    (*base + "#" + Twine(result.getResultNumber())).str());
+      resultNames.push_back(name.getKey().str());
+      resultEntries.push_back(&name);
     }
 
     absl::StatusOr<OpId> added =
@@ -268,9 +362,9 @@ FailureOr<std::unique_ptr<ImportedGraph>> buildGraph(FunctionOpInterface func) {
     imported->opIds[&op] = *added;
     const GraphOp &addedOp = graph.op(*added);
     for (auto [result, id, name] :
-         llvm::zip(op.getResults(), addedOp.results, resultNames)) {
+         llvm::zip(op.getResults(), addedOp.results, resultEntries)) {
       recordValue(result, id);
-      names.bind(name, id);
+      name->second = id;
     }
   }
 

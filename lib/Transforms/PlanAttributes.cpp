@@ -64,43 +64,76 @@ Attribute derivationAttr(Builder &builder, const ImportedGraph &imported,
   };
   return builder.getDictionaryAttr(fields);
 }
+
+/// `attrs` without the entries named in `drop` and with `add` merged in,
+/// built as one dictionary (setting and removing the entries one at a time
+/// would rebuild and unique a dictionary per entry). Returns `attrs` itself
+/// when nothing changes.
+DictionaryAttr replaceEntries(MLIRContext *context, DictionaryAttr attrs,
+                              ArrayRef<StringAttr> drop,
+                              ArrayRef<NamedAttribute> add) {
+  if (add.empty() && llvm::none_of(drop, [&](StringAttr name) {
+        return static_cast<bool>(attrs.get(name));
+      }))
+    return attrs;
+  NamedAttrList list(attrs);
+  for (StringAttr name : drop)
+    list.erase(name);
+  for (NamedAttribute entry : add)
+    list.set(entry.getName(), entry.getValue());
+  return list.getDictionary(context);
+}
 } // namespace
 
 LogicalResult recordPlan(FunctionOpInterface func,
                          const ImportedGraph &imported, const Plan &plan,
                          const PlanRequest &request) {
-  Builder builder(func.getContext());
+  MLIRContext *context = func.getContext();
+  Builder builder(context);
   const Graph &graph = imported.graph;
-  StringRef decisionName = RematDialect::DecisionAttrHelper::getNameStr();
-  StringRef reasonName = RematDialect::ReasonAttrHelper::getNameStr();
-  StringRef derivationName = RematDialect::DerivationAttrHelper::getNameStr();
+  StringAttr decisionName = builder.getStringAttr(
+      RematDialect::DecisionAttrHelper::getNameStr());
+  StringAttr reasonName =
+      builder.getStringAttr(RematDialect::ReasonAttrHelper::getNameStr());
+  StringAttr derivationName = builder.getStringAttr(
+      RematDialect::DerivationAttrHelper::getNameStr());
 
-  // Arguments backward reads.
+  // Arguments backward reads; the argument attributes are set all at once
+  // (setting them one argument at a time copies the whole array each time).
+  SmallVector<Attribute> argAttrs;
+  argAttrs.reserve(func.getNumArguments());
   for (unsigned index = 0, e = func.getNumArguments(); index < e; ++index) {
-    func.removeArgAttr(index, decisionName);
-    func.removeArgAttr(index, reasonName);
+    DictionaryAttr attrs = func.getArgAttrDict(index);
+    if (!attrs)
+      attrs = builder.getDictionaryAttr({});
     const ValueDecision *decision =
         plan.find(imported.idOf(func.getArgument(index)));
-    if (!decision)
-      continue;
-    func.setArgAttr(
-        index, decisionName,
-        builder.getStrArrayAttr({decisionSpelling(decision->decision)}));
-    func.setArgAttr(index, reasonName,
-                    builder.getStrArrayAttr({plan.reason(*decision)}));
+    SmallVector<NamedAttribute, 2> entries;
+    if (decision) {
+      entries.emplace_back(
+          decisionName,
+          builder.getStrArrayAttr({decisionSpelling(decision->decision)}));
+      entries.emplace_back(reasonName,
+                           builder.getStrArrayAttr({plan.reason(*decision)}));
+    }
+    argAttrs.push_back(replaceEntries(context, attrs,
+                                      {decisionName, reasonName}, entries));
   }
+  func.setAllArgAttrs(argAttrs);
 
   // Forward ops: one entry per result.
   for (OpId opId = 0; opId < static_cast<OpId>(graph.numOps()); ++opId) {
+    // The plan entries are dialect attributes: they live in the op's
+    // attribute dictionary, which is rebuilt once per op.
     Operation *op = imported.opOf[opId];
-    op->removeAttr(decisionName);
-    op->removeAttr(reasonName);
-    op->removeAttr(derivationName);
-    if (plan.classification.opPhase[opId] != Phase::Forward)
-      continue;
+    DictionaryAttr attrs = op->getRawDictionaryAttrs();
     const GraphOp &node = graph.op(opId);
-    if (node.results.empty())
+    if (plan.classification.opPhase[opId] != Phase::Forward ||
+        node.results.empty()) {
+      op->setDiscardableAttrs(replaceEntries(
+          context, attrs, {decisionName, reasonName, derivationName}, {}));
       continue;
+    }
     SmallVector<Attribute> decisions, reasons, derivations;
     bool anyDerived = false;
     for (ValueId result : node.results) {
@@ -121,10 +154,13 @@ LogicalResult recordPlan(FunctionOpInterface func,
         derivations.push_back(builder.getUnitAttr());
       }
     }
-    op->setAttr(decisionName, builder.getArrayAttr(decisions));
-    op->setAttr(reasonName, builder.getArrayAttr(reasons));
+    SmallVector<NamedAttribute, 3> entries = {
+        {decisionName, builder.getArrayAttr(decisions)},
+        {reasonName, builder.getArrayAttr(reasons)}};
     if (anyDerived)
-      op->setAttr(derivationName, builder.getArrayAttr(derivations));
+      entries.emplace_back(derivationName, builder.getArrayAttr(derivations));
+    op->setDiscardableAttrs(replaceEntries(
+        context, attrs, {decisionName, reasonName, derivationName}, entries));
   }
 
   const SimulationResult &sim = plan.simulation;

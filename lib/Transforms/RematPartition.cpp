@@ -32,15 +32,51 @@ using namespace remat;
 namespace {
 
 /// Attributes remat-plan leaves on ops; they describe the joint function and
-/// are dropped from the copies.
-void dropPlanAttributes(Operation *op) {
-  op->removeAttr(RematDialect::DecisionAttrHelper::getNameStr());
-  op->removeAttr(RematDialect::ReasonAttrHelper::getNameStr());
-  op->removeAttr(RematDialect::DerivationAttrHelper::getNameStr());
-}
+/// are dropped from the copies. They are dialect attributes, so they live in
+/// the op's attribute dictionary, which is rebuilt once, and only when it
+/// holds one of them (most ops, the backward ones, hold none).
+class PlanAttributeDropper {
+public:
+  explicit PlanAttributeDropper(MLIRContext *context)
+      : names{StringAttr::get(context,
+                              RematDialect::DecisionAttrHelper::getNameStr()),
+              StringAttr::get(context,
+                              RematDialect::ReasonAttrHelper::getNameStr()),
+              StringAttr::get(
+                  context, RematDialect::DerivationAttrHelper::getNameStr())} {}
 
-/// Values an op reads: its operands and whatever its regions capture.
+  void operator()(Operation *op) const {
+    DictionaryAttr attrs = op->getRawDictionaryAttrs();
+    auto isPlanEntry = [&](NamedAttribute entry) {
+      return llvm::is_contained(names, entry.getName());
+    };
+    if (llvm::none_of(attrs, isPlanEntry))
+      return;
+    // Filtering a sorted dictionary keeps it sorted and free of duplicates.
+    SmallVector<NamedAttribute> kept;
+    kept.reserve(attrs.size());
+    for (NamedAttribute entry : attrs)
+      if (!isPlanEntry(entry))
+        kept.push_back(entry);
+    op->setDiscardableAttrs(
+        DictionaryAttr::getWithSorted(op->getContext(), kept));
+  }
+
+private:
+  StringAttr names[3];
+};
+
+/// Values an op reads: its operands and whatever its regions capture, each
+/// once, in first-use order.
 SmallVector<Value> readsOf(Operation *op) {
+  if (op->getNumRegions() == 0) {
+    SmallVector<Value> reads;
+    reads.reserve(op->getNumOperands());
+    for (Value operand : op->getOperands())
+      if (!llvm::is_contained(reads, operand))
+        reads.push_back(operand);
+    return reads;
+  }
   llvm::SetVector<Value> reads(op->getOperands().begin(),
                                op->getOperands().end());
   for (Region &region : op->getRegions())
@@ -69,9 +105,10 @@ class BackwardBuilder {
 public:
   BackwardBuilder(OpBuilder &builder, IRMapping &mapping,
                   const ImportedGraph &imported, const RecordedPlan &plan,
-                  const Classification &phases)
+                  const Classification &phases,
+                  const PlanAttributeDropper &dropPlanAttributes)
       : builder(builder), mapping(mapping), imported(imported), plan(plan),
-        phases(phases) {}
+        phases(phases), dropPlanAttributes(dropPlanAttributes) {}
 
   /// Makes `value` available in backward, recomputing or deriving it (and,
   /// recursively, what it needs) at the insertion point. Iterative, so long
@@ -96,6 +133,10 @@ private:
   const ImportedGraph &imported;
   const RecordedPlan &plan;
   const Classification &phases;
+  const PlanAttributeDropper &dropPlanAttributes;
+  /// The values being created in the current materialize call; kept here
+  /// so its storage is reused across calls (it is empty between them).
+  llvm::DenseSet<Value> onPath;
 };
 
 FailureOr<BackwardBuilder::Derive> BackwardBuilder::derivationOf(Value value) {
@@ -166,7 +207,7 @@ LogicalResult BackwardBuilder::materialize(Value root) {
     bool expanded;
   };
   SmallVector<Frame> stack = {{root, false}};
-  llvm::DenseSet<Value> onPath;
+  onPath.clear();
   while (!stack.empty()) {
     Frame &frame = stack.back();
     Value value = frame.value;
@@ -257,7 +298,9 @@ private:
 
 LogicalResult RematPartitionPass::partition(func::FuncOp joint,
                                             SymbolTable &symbols) {
-  FailureOr<std::unique_ptr<ImportedGraph>> importedOr = buildGraph(joint);
+  // The plan is read from the IR, so the ops' cost facts are not needed.
+  FailureOr<std::unique_ptr<ImportedGraph>> importedOr =
+      buildGraph(joint, GraphDetail::Structure);
   if (failed(importedOr))
     return failure();
   const ImportedGraph &imported = **importedOr;
@@ -282,6 +325,7 @@ LogicalResult RematPartitionPass::partition(func::FuncOp joint,
                                   "rename it";
 
   Builder attrBuilder(joint.getContext());
+  PlanAttributeDropper dropPlanAttributes(joint.getContext());
   Block &jointBlock = joint.getBody().front();
   Operation *terminator = jointBlock.getTerminator();
   auto resultRole = [&](unsigned index) {
@@ -419,7 +463,8 @@ LogicalResult RematPartitionPass::partition(func::FuncOp joint,
     for (unsigned i = 0, e = joint.getNumArguments(); i < e; ++i)
       mapping.map(joint.getArgument(i), block->getArgument(shift + i));
     OpBuilder body = OpBuilder::atBlockEnd(block);
-    BackwardBuilder materializer(body, mapping, imported, plan, phases);
+    BackwardBuilder materializer(body, mapping, imported, plan, phases,
+                                 dropPlanAttributes);
     for (auto [opId, op] : llvm::enumerate(imported.opOf)) {
       if (phases.opPhase[opId] != Phase::Backward)
         continue;

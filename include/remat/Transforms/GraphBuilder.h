@@ -60,10 +60,17 @@ struct ImportedGraph {
 /// argument or op, else the SSA name the printer gives it (`%arg0`, `%3`,
 /// `%cst`). A name already taken gets `.1`, `.2`, ... in IR order.
 ///
+/// With `GraphDetail::Structure` the ops' cost facts (FLOPs, bytes, compute
+/// class, randomness, views, inverse rules) are not queried and stay at their
+/// defaults: the graph is then good for classify() and for mapping a recorded
+/// plan back to the IR (what remat-partition does), not for planning.
+///
 /// On failure an error naming the op (and how to fix it) has been emitted on
 /// the IR and failure is returned.
+enum class GraphDetail { Full, Structure };
 mlir::FailureOr<std::unique_ptr<ImportedGraph>>
-buildGraph(mlir::FunctionOpInterface func);
+buildGraph(mlir::FunctionOpInterface func,
+           GraphDetail detail = GraphDetail::Full);
 
 /// Whether `func` is marked as a joint training graph.
 bool isJointFunction(mlir::FunctionOpInterface func);
