@@ -153,6 +153,7 @@ public:
       } else if (facts_.readFromForward[value]) {
         decision.decision = Decision::Save;
         appendSaveReason(value);
+        appendRefusedDerivation(value);
       } else if (facts_.recomputed[value] && constraints_.needed[value]) {
         decision.decision = Decision::Recompute;
         absl::Span<const OpId> chain = chains_.of(value);
@@ -330,6 +331,35 @@ private:
       break;
     }
     out_ += "saved";
+  }
+
+  /// With inexact derivation allowed, a 16-bit float value is never derived
+  /// inexactly (Derivation.cpp): name the derivation it did not get, so that
+  /// "why is it saved when it is `out - residual`?" has an answer.
+  void appendRefusedDerivation(ValueId value) {
+    if (!context_.options.allowInexactDerivation)
+      return;
+    DType dtype = flat_.dtype[value];
+    if (dtype != DType::BF16 && dtype != DType::F16)
+      return;
+    for (OpId user : graph_.users(value)) {
+      if (context_.phases.opPhase[user] != Phase::Forward)
+        continue;
+      const GraphOp &op = graph_.op(user);
+      for (const InverseRule &rule : op.inverseRules) {
+        if (rule.exact || op.operands[rule.recoveredOperand] != value)
+          continue;
+        Derivation derivation;
+        derivation.rule = rule;
+        derivation.from.push_back(op.results.front());
+        for (unsigned other : rule.otherOperands)
+          derivation.from.push_back(op.operands[other]);
+        absl::StrAppend(&out_, "; not derived as ", formula(graph_, derivation),
+                        ": inexact derivations are not used for ",
+                        std::string(toString(dtype)), " values");
+        return;
+      }
+    }
   }
 
   /// `budget` ignored prefer_* tags because no plan honouring them fits:
