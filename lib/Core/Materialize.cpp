@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 
 #include <algorithm>
+#include <limits>
 #include <utility>
 
 namespace remat::detail {
@@ -191,9 +192,14 @@ double derivationElements(const PlanContext &context, ValueId value) {
 
 double derivationTimeUs(const PlanContext &context,
                         const Derivation &derivation, ValueId value) {
+  // Byte counts saturate at INT64_MAX (TensorType::bytes); so does the sum
+  // (found by remat-planner-fuzzer: two saturated values overflowed).
   int64_t bytes = context.tables.valueBytes[value];
   for (ValueId source : derivation.from)
-    bytes += context.tables.valueBytes[source];
+    bytes = context.tables.valueBytes[source] >
+                    std::numeric_limits<int64_t>::max() - bytes
+                ? std::numeric_limits<int64_t>::max()
+                : bytes + context.tables.valueBytes[source];
   return context.costModel.predictPointwiseTimeUs(
       derivationElements(context, value), bytes, context.flat.dtype[value]);
 }
