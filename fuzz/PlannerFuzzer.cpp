@@ -12,6 +12,13 @@
 //   - budget: under `budget`, the simulated peak is within the budget;
 //   - tags: a `never_recompute` op runs once, a `must_recompute` value is
 //     never saved or derived (unless it is a function result, live anyway);
+//     under min-cut without a name policy, a `prefer_save` or
+//     `no_auto_recompute` op (not `prefer_recompute`) runs once and none of
+//     its values is recomputed, and a `prefer_recompute` value backward
+//     reads is never saved or derived (unless a hard save wins or it is a
+//     function result);
+//   - derivation: an inexact derivation only when allowed, flagged in the
+//     plan, and never of or from a bf16/f16 value;
 //   - determinism: planning again prints the same plan, byte for byte;
 //   - errors: a failure carries a message.
 //
@@ -283,6 +290,121 @@ void checkRunnable(const Graph &graph, const Plan &plan) {
            graph, &plan);
 }
 
+bool isSixteenBitFloat(DType type) {
+  return type == DType::F16 || type == DType::BF16;
+}
+
+/// prefer_save and prefer_recompute under min-cut, which always honours them
+/// (only `budget` may drop them, when no plan honouring them fits). The
+/// checks cover only what lib/Core/Policy.cpp makes exact, with no name
+/// policy (a policy's save or recompute wins over a preference):
+///
+///   - prefer_save bans automatic recomputation like no_auto_recompute, so
+///     an op tagged prefer_save or no_auto_recompute (and neither
+///     must_recompute nor prefer_recompute, which lift the ban) runs once,
+///     and none of its values is recomputed;
+///   - prefer_recompute forces recomputation like must_recompute unless a
+///     hard save wins (never_recompute, or a random op that no RNG state
+///     input reaches): such a value backward reads, not a function result,
+///     is never saved or derived.
+void checkPreferences(const Graph &graph, const PlanOptions &options,
+                      const Plan &plan) {
+  if (options.strategy != Strategy::MinCut ||
+      options.policy.kind != NamePolicy::Kind::None)
+    return;
+  const Classification &phases = plan.classification;
+  std::vector<int> evaluations(graph.numOps(), 0);
+  for (OpId step : plan.schedule.steps)
+    ++evaluations[step];
+  // Forward values that RNG state reaches, as Policy.cpp computes them (op
+  // ids are topological: the builder only accepts existing operands).
+  std::vector<bool> rngReached(graph.numValues(), false);
+  for (size_t id = 0; id < graph.numValues(); ++id)
+    rngReached[id] =
+        graph.value(static_cast<ValueId>(id)).inputRole == InputRole::RngState;
+  for (size_t id = 0; id < graph.numOps(); ++id) {
+    const GraphOp &op = graph.op(static_cast<OpId>(id));
+    if (phases.opPhase[id] != Phase::Forward)
+      continue;
+    bool readsRng = false;
+    for (ValueId operand : op.operands)
+      readsRng = readsRng || rngReached[operand];
+    for (ValueId result : op.results)
+      rngReached[result] = readsRng;
+    // must_recompute wins over every ban; prefer_recompute lifts
+    // no_auto_recompute (the verifier rejects it beside prefer_save).
+    if (op.tags.mustRecompute)
+      continue;
+    if ((op.tags.preferSave || op.tags.noAutoRecompute) &&
+        !op.tags.preferRecompute) {
+      if (evaluations[id] > 1)
+        fail(std::string(op.tags.preferSave ? "prefer_save"
+                                            : "no_auto_recompute") +
+                 " op " + std::to_string(id) + " evaluated " +
+                 std::to_string(evaluations[id]) + " times under min-cut",
+             graph, &plan);
+      for (ValueId result : op.results) {
+        const ValueDecision *decision = plan.find(result);
+        if (decision && decision->decision == Decision::Recompute)
+          fail("value %" + std::to_string(result) +
+                   " of a prefer_save/no_auto_recompute op is recomputed "
+                   "under min-cut",
+               graph, &plan);
+      }
+    }
+    bool random = op.isRandom || op.computeClass == ComputeClass::Random;
+    if (!op.tags.preferRecompute || op.tags.neverRecompute ||
+        (random && !readsRng))
+      continue;
+    for (ValueId result : op.results) {
+      if (graph.value(result).outputRole != OutputRole::None)
+        continue;
+      const ValueDecision *decision = plan.find(result);
+      if (decision && (decision->decision == Decision::Save ||
+                       decision->decision == Decision::Derive))
+        fail("prefer_recompute value %" + std::to_string(result) + " is " +
+                 std::string(toString(decision->decision)) + " under min-cut",
+             graph, &plan);
+    }
+  }
+}
+
+/// Derivations: an inexact one only when allowed, and never of or from a
+/// 16-bit float (lib/Core/Derivation.cpp: cancellation leaves a bf16/f16
+/// value mostly wrong).
+void checkDerivations(const Graph &graph, const PlanOptions &options,
+                      const Plan &plan) {
+  for (const ValueDecision &decision : plan.decisions) {
+    if (decision.decision != Decision::Derive)
+      continue;
+    if (!decision.derivation)
+      fail("derived value %" + std::to_string(decision.value) +
+               " has no derivation",
+           graph, &plan);
+    const Derivation &derivation = *decision.derivation;
+    if (derivation.exact)
+      continue;
+    if (!options.allowInexactDerivation)
+      fail("%" + std::to_string(decision.value) +
+               " is derived inexactly, but inexact derivation is off",
+           graph, &plan);
+    if (!plan.usesInexactDerivation)
+      fail("%" + std::to_string(decision.value) +
+               " is derived inexactly, but the plan says it uses none",
+           graph, &plan);
+    if (isSixteenBitFloat(graph.value(decision.value).type.dtype))
+      fail("16-bit float %" + std::to_string(decision.value) +
+               " is derived inexactly",
+           graph, &plan);
+    for (ValueId source : derivation.from)
+      if (isSixteenBitFloat(graph.value(source).type.dtype))
+        fail("%" + std::to_string(decision.value) +
+                 " is derived inexactly from the 16-bit float %" +
+                 std::to_string(source),
+             graph, &plan);
+  }
+}
+
 void checkPlan(const Graph &graph, const PlanOptions &options,
                const Plan &plan) {
   const Classification &phases = plan.classification;
@@ -341,6 +463,9 @@ void checkPlan(const Graph &graph, const PlanOptions &options,
              graph, &plan);
     }
   }
+
+  checkPreferences(graph, options, plan);
+  checkDerivations(graph, options, plan);
 }
 
 } // namespace
