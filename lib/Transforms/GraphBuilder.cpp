@@ -274,7 +274,8 @@ FailureOr<std::unique_ptr<ImportedGraph>> buildGraph(FunctionOpInterface func,
         node.isView = planner.isViewOnly();
         llvm::SmallVector<InverseRule> rules;
         planner.getInverseRules(rules);
-        node.inverseRules.assign(rules.begin(), rules.end());
+        node.inverseRules.assign(std::make_move_iterator(rules.begin()),
+                                 std::make_move_iterator(rules.end()));
       }
     } else if (op.getNumRegions() > 0) {
       // A region op the planner has no facts for: one node that reads

@@ -65,23 +65,25 @@ Attribute derivationAttr(Builder &builder, const ImportedGraph &imported,
   return builder.getDictionaryAttr(fields);
 }
 
-/// `attrs` without the entries named in `drop` and with `add` merged in,
-/// built as one dictionary (setting and removing the entries one at a time
-/// would rebuild and unique a dictionary per entry). Returns `attrs` itself
-/// when nothing changes.
+/// `attrs` without the entries named in `drop` and with `add` (whose names
+/// must all be in `drop`) merged in, built as one dictionary (setting and
+/// removing the entries one at a time would rebuild and unique a dictionary
+/// per entry). Returns `attrs` itself when nothing changes.
 DictionaryAttr replaceEntries(MLIRContext *context, DictionaryAttr attrs,
                               ArrayRef<StringAttr> drop,
                               ArrayRef<NamedAttribute> add) {
-  if (add.empty() && llvm::none_of(drop, [&](StringAttr name) {
-        return static_cast<bool>(attrs.get(name));
-      }))
+  auto dropped = [&](NamedAttribute entry) {
+    return llvm::is_contained(drop, entry.getName());
+  };
+  if (add.empty() && llvm::none_of(attrs, dropped))
     return attrs;
-  NamedAttrList list(attrs);
-  for (StringAttr name : drop)
-    list.erase(name);
-  for (NamedAttribute entry : add)
-    list.set(entry.getName(), entry.getValue());
-  return list.getDictionary(context);
+  SmallVector<NamedAttribute, 8> entries;
+  entries.reserve(attrs.size() + add.size());
+  llvm::copy_if(attrs, std::back_inserter(entries),
+                [&](NamedAttribute entry) { return !dropped(entry); });
+  entries.append(add.begin(), add.end());
+  llvm::sort(entries);
+  return DictionaryAttr::getWithSorted(context, entries);
 }
 } // namespace
 

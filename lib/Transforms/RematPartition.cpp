@@ -53,7 +53,7 @@ public:
     if (llvm::none_of(attrs, isPlanEntry))
       return;
     // Filtering a sorted dictionary keeps it sorted and free of duplicates.
-    SmallVector<NamedAttribute> kept;
+    SmallVector<NamedAttribute, 8> kept;
     kept.reserve(attrs.size());
     for (NamedAttribute entry : attrs)
       if (!isPlanEntry(entry))
