@@ -88,8 +88,8 @@ struct RematAttrNames {
         phase(get(context, RematDialect::PhaseAttrHelper::getNameStr())),
         fixedTime(
             get(context, RematDialect::FixedTimeUsAttrHelper::getNameStr())),
-        neverRecompute(get(
-            context, RematDialect::NeverRecomputeAttrHelper::getNameStr())),
+        neverRecompute(
+            get(context, RematDialect::NeverRecomputeAttrHelper::getNameStr())),
         noAutoRecompute(get(
             context, RematDialect::NoAutoRecomputeAttrHelper::getNameStr())),
         mustRecompute(
@@ -110,8 +110,7 @@ private:
 /// Reads the tags, `remat.name`, `remat.phase` and `remat.fixed_time_us` of
 /// `op` into `node`. These are dialect (discardable) attributes, so they live
 /// in the op's attribute dictionary, never among its inherent attributes.
-void readRematAttrs(Operation *op, const RematAttrNames &names,
-                    GraphOp &node) {
+void readRematAttrs(Operation *op, const RematAttrNames &names, GraphOp &node) {
   for (NamedAttribute attr : op->getRawDictionaryAttrs()) {
     StringAttr key = attr.getName();
     Attribute value = attr.getValue();
@@ -211,7 +210,8 @@ FailureOr<std::unique_ptr<ImportedGraph>> buildGraph(FunctionOpInterface func,
       block.getNumArguments() + block.getOperations().size());
   NameTable names(imported->valueByName);
   Graph &graph = imported->graph;
-  size_t expectedValues = block.getNumArguments() + block.getOperations().size();
+  size_t expectedValues =
+      block.getNumArguments() + block.getOperations().size();
   imported->valueOf.reserve(expectedValues);
   imported->valueIds.reserve(expectedValues);
   imported->opOf.reserve(block.getOperations().size());
@@ -336,10 +336,10 @@ FailureOr<std::unique_ptr<ImportedGraph>> buildGraph(FunctionOpInterface func,
                                         ? locationName(op.getLoc())
                                         : std::optional<StringRef>(node.name);
     for (OpResult result : op.getResults()) {
-      FailureOr<TensorType> type = tensorTypeOf(
-          result.getType(), op.getLoc(),
-          "result #" + Twine(result.getResultNumber()) + " of '" +
-              op.getName().getStringRef() + "'");
+      FailureOr<TensorType> type =
+          tensorTypeOf(result.getType(), op.getLoc(),
+                       "result #" + Twine(result.getResultNumber()) + " of '" +
+                           op.getName().getStringRef() + "'");
       if (failed(type))
         return failure();
       resultTypes.push_back(std::move(*type));

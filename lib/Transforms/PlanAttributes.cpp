@@ -93,12 +93,12 @@ LogicalResult recordPlan(FunctionOpInterface func,
   MLIRContext *context = func.getContext();
   Builder builder(context);
   const Graph &graph = imported.graph;
-  StringAttr decisionName = builder.getStringAttr(
-      RematDialect::DecisionAttrHelper::getNameStr());
+  StringAttr decisionName =
+      builder.getStringAttr(RematDialect::DecisionAttrHelper::getNameStr());
   StringAttr reasonName =
       builder.getStringAttr(RematDialect::ReasonAttrHelper::getNameStr());
-  StringAttr derivationName = builder.getStringAttr(
-      RematDialect::DerivationAttrHelper::getNameStr());
+  StringAttr derivationName =
+      builder.getStringAttr(RematDialect::DerivationAttrHelper::getNameStr());
 
   // Arguments backward reads; the argument attributes are set all at once
   // (setting them one argument at a time copies the whole array each time).
@@ -118,8 +118,8 @@ LogicalResult recordPlan(FunctionOpInterface func,
       entries.emplace_back(reasonName,
                            builder.getStrArrayAttr({plan.reason(*decision)}));
     }
-    argAttrs.push_back(replaceEntries(context, attrs,
-                                      {decisionName, reasonName}, entries));
+    argAttrs.push_back(
+        replaceEntries(context, attrs, {decisionName, reasonName}, entries));
   }
   func.setAllArgAttrs(argAttrs);
 
