@@ -112,15 +112,16 @@ struct RematGPUManagedMemoryPass final
     if (!symbolOperands.empty())
       return op->emitOpError()
              << "has layout symbol operands, which gpu.alloc does not take";
+    Location loc = op->getLoc(); // `op` is erased below
     rewriter.setInsertionPoint(op);
     auto alloc = gpu::AllocOp::create(
-        rewriter, op->getLoc(), type, /*asyncToken=*/Type(),
+        rewriter, loc, type, /*asyncToken=*/Type(),
         /*asyncDependencies=*/ValueRange{}, dynamicSizes,
         /*symbolOperands=*/ValueRange{}, /*hostShared=*/true);
     rewriter.replaceOp(op, alloc.getMemref());
     if (freeAtBlockEnd) {
       rewriter.setInsertionPoint(alloc->getBlock()->getTerminator());
-      emitFree(rewriter, op->getLoc(), alloc.getMemref());
+      emitFree(rewriter, loc, alloc.getMemref());
     }
     return success();
   }
