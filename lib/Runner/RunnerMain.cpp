@@ -112,6 +112,33 @@ struct Options {
                "$CUDA_ROOT, $CUDA_HOME, $CUDA_PATH or /usr/local/cuda")};
 };
 
+/// A parsed input file. While it lives, diagnostics about its ops print
+/// with source context (it is not movable: the handler points into it).
+struct ParsedInput {
+  llvm::SourceMgr sourceMgr;
+  std::unique_ptr<SourceMgrDiagnosticHandler> diagnostics;
+  OwningOpRef<ModuleOp> module;
+};
+
+/// Parses `path`; on failure sets `error` and returns null.
+std::unique_ptr<ParsedInput> parseInput(llvm::StringRef path,
+                                        MLIRContext &context,
+                                        std::string &error) {
+  auto file = openInputFile(path, &error);
+  if (!file)
+    return nullptr;
+  auto input = std::make_unique<ParsedInput>();
+  input->sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  input->diagnostics = std::make_unique<SourceMgrDiagnosticHandler>(
+      input->sourceMgr, &context);
+  input->module = parseSourceFile<ModuleOp>(input->sourceMgr, &context);
+  if (!input->module) {
+    error = ("could not parse '" + path + "'").str();
+    return nullptr;
+  }
+  return input;
+}
+
 int fail(const llvm::Twine &message) {
   llvm::errs() << "remat-run: error: " << message << "\n";
   return 2;
@@ -231,16 +258,11 @@ int checkPartition(const Options &options, const RunnerOptions &compile,
                    ArrayRef<HostTensor> arguments) {
   const FunctionSignature *jointSignature = joint.lookup(options.function);
   std::string errorMessage;
-  auto file = openInputFile(options.partitioned, &errorMessage);
-  if (!file)
+  std::unique_ptr<ParsedInput> partitioned =
+      parseInput(options.partitioned, context, errorMessage);
+  if (!partitioned)
     return fail(errorMessage);
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
-    return fail("could not parse '" + options.partitioned + "'");
-  auto split = Runner::create(*module, compile);
+  auto split = Runner::create(*partitioned->module, compile);
   if (!split)
     return fail(llvm::toString(split.takeError()));
   if (options.compileOnly) {
@@ -377,15 +399,11 @@ int runnerMain(int argc, char **argv) {
   context.loadAllAvailableDialects();
 
   std::string errorMessage;
-  auto file = openInputFile(options.inputFile, &errorMessage);
-  if (!file)
+  std::unique_ptr<ParsedInput> input =
+      parseInput(options.inputFile, context, errorMessage);
+  if (!input)
     return fail(errorMessage);
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
-    return fail("could not parse '" + options.inputFile + "'");
+  ModuleOp module = *input->module;
 
   // With --check-partition --compare-devices the joint function is only
   // the CPU reference: it is not compiled for the GPU at all.
@@ -394,7 +412,7 @@ int runnerMain(int argc, char **argv) {
     jointOptions = RunnerOptions();
     jointOptions.optLevel = options.optLevel;
   }
-  auto runner = Runner::create(*module, jointOptions);
+  auto runner = Runner::create(module, jointOptions);
   if (!runner)
     return fail(llvm::toString(runner.takeError()));
   if (options.compileOnly) {
@@ -407,7 +425,7 @@ int runnerMain(int argc, char **argv) {
   std::unique_ptr<Runner> reference;
   if (options.compareDevices && options.partitioned.empty() &&
       !options.compileOnly) {
-    auto cpu = Runner::create(*module, options.optLevel);
+    auto cpu = Runner::create(module, options.optLevel);
     if (!cpu)
       return fail(llvm::toString(cpu.takeError()));
     reference = std::move(*cpu);
