@@ -13,9 +13,27 @@
 
 namespace remat::detail {
 
-absl::StatusOr<FlatGraph> buildFlatGraph(const Graph &graph,
-                                         const CostModel *costModel,
-                                         SimulationTables *tables) {
+namespace {
+
+/// The error `Graph::validate` reports, once the flat copy found the graph
+/// invalid.
+absl::Status validateError(const Graph &graph) {
+  absl::Status status = graph.validate();
+  if (!status.ok())
+    return status;
+  return absl::InternalError(
+      "the planner's check of the graph found an error that Graph::validate "
+      "does not report (a planner bug; please report it with the graph)");
+}
+
+/// `buildFlatGraph`; with `check`, also checks every condition
+/// `Graph::validate` checks, in the same passes, and returns that function's
+/// error if one fails (so the messages are the same).
+absl::StatusOr<FlatGraph> buildFlat(const Graph &graph,
+                                    const CostModel *costModel,
+                                    SimulationTables *tables, bool check) {
+  if (check && graph.hasInvalidOutputMarks())
+    return validateError(graph);
   FlatGraph flat;
   const size_t numValues = graph.numValues();
   const size_t numOps = graph.numOps();
@@ -25,8 +43,20 @@ absl::StatusOr<FlatGraph> buildFlatGraph(const Graph &graph,
   flat.dtype.resize(numValues);
   flat.bytes.resize(numValues);
   flat.named.resize(numValues);
+  size_t numProduced = 0;
   for (size_t id = 0; id < numValues; ++id) {
     const GraphValue &value = graph.value(static_cast<ValueId>(id));
+    if (check) {
+      // An input has a role and no producer; any other value a producer
+      // that exists (whether that op lists it is checked per op below).
+      bool ok = value.producer == kNoId
+                    ? value.inputRole.has_value()
+                    : !value.inputRole && value.producer >= 0 &&
+                          static_cast<size_t>(value.producer) < numOps;
+      if (!ok)
+        return validateError(graph);
+      numProduced += value.producer != kNoId;
+    }
     flat.producer[id] = value.producer;
     flat.inputRole[id] = value.inputRole ? static_cast<int8_t>(*value.inputRole)
                                          : FlatGraph::kNotInput;
@@ -59,6 +89,37 @@ absl::StatusOr<FlatGraph> buildFlatGraph(const Graph &graph,
     tables->opTimeUs.resize(numOps);
   for (size_t id = 0; id < numOps; ++id) {
     const GraphOp &op = graph.op(static_cast<OpId>(id));
+    if (check) {
+      // Operands exist and are defined earlier; each result names this op
+      // and its position; inverse rules index existing operands.
+      const OpId opId = static_cast<OpId>(id);
+      bool ok = true;
+      for (ValueId operand : op.operands) {
+        if (operand < 0 || static_cast<size_t>(operand) >= numValues) {
+          ok = false;
+          break;
+        }
+        OpId producer = flat.producer[operand];
+        ok = ok && (producer == kNoId || producer < opId);
+      }
+      for (size_t i = 0; ok && i < op.results.size(); ++i) {
+        ValueId result = op.results[i];
+        if (result < 0 || static_cast<size_t>(result) >= numValues) {
+          ok = false;
+          break;
+        }
+        const GraphValue &value = graph.value(result);
+        ok = value.producer == opId && value.resultIndex == i;
+      }
+      for (const InverseRule &rule : op.inverseRules) {
+        ok = ok && !op.results.empty() &&
+             rule.recoveredOperand < op.operands.size();
+        for (unsigned other : rule.otherOperands)
+          ok = ok && other < op.operands.size();
+      }
+      if (!ok)
+        return validateError(graph);
+    }
     flat.operandBegin[id] = static_cast<uint32_t>(flat.operandIds.size());
     flat.resultBegin[id] = static_cast<uint32_t>(flat.resultIds.size());
     flat.operandIds.insert(flat.operandIds.end(), op.operands.begin(),
@@ -104,9 +165,28 @@ absl::StatusOr<FlatGraph> buildFlatGraph(const Graph &graph,
   }
   flat.operandBegin[numOps] = static_cast<uint32_t>(flat.operandIds.size());
   flat.resultBegin[numOps] = static_cast<uint32_t>(flat.resultIds.size());
+  // Every listed result names its op and position, so listed results are
+  // distinct values; if there are as many as values with a producer, every
+  // such value is listed by its producer at its position.
+  if (check && numProduced != numResults)
+    return validateError(graph);
   if (withTimes)
     tables->valueBytes = flat.bytes;
   return flat;
+}
+
+} // namespace
+
+absl::StatusOr<FlatGraph> buildFlatGraph(const Graph &graph,
+                                         const CostModel *costModel,
+                                         SimulationTables *tables) {
+  return buildFlat(graph, costModel, tables, /*check=*/false);
+}
+
+absl::StatusOr<FlatGraph> buildValidatedFlatGraph(const Graph &graph,
+                                                  const CostModel &costModel,
+                                                  SimulationTables &tables) {
+  return buildFlat(graph, &costModel, &tables, /*check=*/true);
 }
 
 } // namespace remat::detail

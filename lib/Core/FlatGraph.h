@@ -90,6 +90,14 @@ absl::StatusOr<FlatGraph> buildFlatGraph(const Graph &graph,
                                          const CostModel *costModel = nullptr,
                                          SimulationTables *tables = nullptr);
 
+/// `Graph::validate` and `buildFlatGraph` with times in one: the checks run
+/// on the values and ops as they are copied (reading an operand's producer
+/// from the flat copy, not from its `GraphValue`), and on the first failure
+/// `Graph::validate` is called for its error, so the messages are the same.
+absl::StatusOr<FlatGraph> buildValidatedFlatGraph(const Graph &graph,
+                                                  const CostModel &costModel,
+                                                  SimulationTables &tables);
+
 /// `CostModel::predictTimeUs` with operand/result bytes and dtypes from the
 /// flat form.
 double predictOpTimeUs(const CostModel &costModel, const Graph &graph,

@@ -317,12 +317,12 @@ absl::StatusOr<Plan> planOptimal(const PlanContext &context) {
 
 absl::StatusOr<Plan> planRematerialization(const Graph &graph,
                                            const PlanOptions &options) {
-  // classify(graph), with the flat form kept for every later pass.
-  if (absl::Status status = graph.validate(); !status.ok())
-    return status;
+  // classify(graph), with the flat form kept for every later pass; the
+  // graph is validated while it is copied.
   CostModel costModel(options.target);
   SimulationTables tables;
-  absl::StatusOr<FlatGraph> flat = buildFlatGraph(graph, &costModel, &tables);
+  absl::StatusOr<FlatGraph> flat =
+      buildValidatedFlatGraph(graph, costModel, tables);
   if (!flat.ok())
     return flat.status();
   absl::StatusOr<Classification> phases = classifyFlat(graph, *flat);

@@ -17,6 +17,8 @@
 #include "gtest/gtest.h"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace remat {
 namespace {
@@ -154,6 +156,97 @@ TEST(ErrorMessages, OperandOutOfRange) {
               "op 0 'bad' (tanh): operand 0 refers to value 3, but only "
               "values 0..0 exist; add an operand's producer (or graph input) "
               "before the op that reads it");
+}
+
+// The planner checks a graph while copying it into flat arrays instead of
+// calling Graph::validate first; on any failure it must return exactly the
+// error Graph::validate gives, and accept what validate accepts.
+TEST(ErrorMessages, PlannerReportsValidateErrors) {
+  auto buildChain = [] {
+    test::GraphBuilder builder;
+    ValueId x = builder.input("x", {4});
+    ValueId a = builder.op("a", "neg", ComputeClass::Pointwise, {x},
+                           builder.type({4}));
+    ValueId b = builder.op("b", "neg", ComputeClass::Pointwise, {a},
+                           builder.type({4}));
+    builder.op("c", "add", ComputeClass::Pointwise, {a, b},
+               builder.type({4}));
+    return builder.take();
+  };
+  std::vector<std::pair<std::string, Graph>> broken;
+  {
+    Graph graph = buildChain();
+    graph.mutableOp(0).operands = {2}; // reads op 1's result: not topological
+    broken.emplace_back("not topological", std::move(graph));
+  }
+  {
+    Graph graph = buildChain();
+    graph.mutableOp(1).operands = {-1};
+    broken.emplace_back("negative operand", std::move(graph));
+  }
+  {
+    Graph graph = buildChain();
+    graph.mutableOp(1).operands = {9};
+    broken.emplace_back("operand out of range", std::move(graph));
+  }
+  {
+    Graph graph = buildChain();
+    graph.mutableOp(1).results = {1}; // value 1 names op 0 as producer
+    broken.emplace_back("result of another op", std::move(graph));
+  }
+  {
+    Graph graph = buildChain();
+    graph.mutableOp(2).results = {3, 3};
+    broken.emplace_back("result listed twice", std::move(graph));
+  }
+  {
+    Graph graph = buildChain();
+    graph.mutableOp(2).results.clear(); // value 3 is listed by no op
+    broken.emplace_back("unlisted value", std::move(graph));
+  }
+  {
+    Graph graph = buildChain();
+    graph.mutableOp(1).results = {7};
+    broken.emplace_back("result out of range", std::move(graph));
+  }
+  {
+    Graph graph = buildChain();
+    graph.mutableOp(2).inverseRules = {
+        InverseRule{0, InverseKind::SubtractOther, {2}, true}};
+    broken.emplace_back("rule reads a missing operand", std::move(graph));
+  }
+  {
+    Graph graph = buildChain();
+    graph.mutableOp(1).inverseRules = {
+        InverseRule{1, InverseKind::Negate, {}, true}};
+    broken.emplace_back("rule recovers a missing operand", std::move(graph));
+  }
+  {
+    Graph graph = buildChain();
+    graph.mutableOp(2).results.clear();
+    graph.mutableOp(2).inverseRules = {
+        InverseRule{0, InverseKind::SubtractOther, {1}, true}};
+    broken.emplace_back("rule without a result", std::move(graph));
+  }
+  {
+    Graph graph = buildChain();
+    graph.markOutput(11, OutputRole::Output);
+    broken.emplace_back("bad output mark", std::move(graph));
+  }
+  for (const auto &[what, graph] : broken) {
+    absl::Status expected = graph.validate();
+    ASSERT_FALSE(expected.ok()) << what;
+    for (Strategy strategy : {Strategy::SaveAll, Strategy::MinCut}) {
+      PlanOptions options;
+      options.strategy = strategy;
+      absl::StatusOr<Plan> plan = planRematerialization(graph, options);
+      ASSERT_FALSE(plan.ok()) << what;
+      EXPECT_EQ(plan.status(), expected) << what;
+    }
+  }
+  Graph valid = buildChain();
+  ASSERT_TRUE(valid.validate().ok());
+  EXPECT_TRUE(planRematerialization(valid, PlanOptions()).ok());
 }
 
 TEST(ErrorMessages, ContradictoryTags) {

@@ -184,6 +184,9 @@ public:
 
   /// Checks ids, single definition, topological order, roles.
   absl::Status validate() const;
+  /// Whether markOutput was called with an id that does not exist (an error
+  /// validate() reports; the planner checks the rest on its flat copy).
+  bool hasInvalidOutputMarks() const { return !invalidOutputMarks_.empty(); }
 
 private:
   std::vector<GraphValue> values_;
