@@ -54,13 +54,16 @@ public:
       firstArc_[node + 1] += firstArc_[node];
     // Arcs are written once below: no zero-filling pass over them first.
     arcs_.reset(new Arc[2 * numEdges]);
+    reverse_.reset(new int32_t[2 * numEdges]);
     std::vector<int32_t> &fill = currentArc_;
     fill.assign(firstArc_.begin(), firstArc_.end() - 1);
     forEachEdge([&](int32_t from, int32_t to, Capacity capacity) {
       int32_t forward = fill[from]++;
       int32_t backward = fill[to]++;
-      arcs_[forward] = Arc{to, backward, capacity};
-      arcs_[backward] = Arc{from, forward, 0};
+      arcs_[forward] = Arc{capacity, to};
+      arcs_[backward] = Arc{0, from};
+      reverse_[forward] = backward;
+      reverse_[backward] = forward;
     });
   }
 
@@ -81,7 +84,9 @@ public:
   /// Nodes reachable from `source` in the residual graph after run().
   std::vector<uint8_t> reachableFrom(int32_t source) const {
     std::vector<uint8_t> seen(numNodes_, 0);
-    std::vector<int32_t> queue = {source};
+    std::vector<int32_t> queue;
+    queue.reserve(numNodes_); // grows to the source side: no reallocations
+    queue.push_back(source);
     seen[source] = 1;
     for (size_t head = 0; head < queue.size(); ++head) {
       int32_t node = queue[head];
@@ -98,16 +103,21 @@ private:
   /// How many queued nodes ahead the level build prefetches.
   static constexpr size_t kPrefetchDistance = 8;
 
+  /// 12 bytes: the searches scan only these; the paired arc's index, needed
+  /// only when a path is augmented, is in `reverse_`.
+#pragma pack(push, 4)
   struct Arc {
-    int32_t to;
-    int32_t reverse; // index of the paired arc
     Capacity residual;
+    int32_t to;
   };
+#pragma pack(pop)
+  static_assert(sizeof(Arc) == 12);
 
   bool buildLevels(int32_t source, int32_t sink) {
     std::fill(level_.begin(), level_.end(), -1);
     std::vector<int32_t> &queue = queue_;
     queue.clear();
+    queue.reserve(numNodes_);
     queue.push_back(source);
     level_[source] = 0;
     for (size_t head = 0; head < queue.size(); ++head) {
@@ -139,15 +149,18 @@ private:
   /// advancing current-arc pointers past dead ends; returns its bottleneck.
   Capacity augment(int32_t source, int32_t sink) {
     path_.clear(); // arcs from source
+    pathTails_.clear(); // the node each arc of path_ leaves
     int32_t node = source;
     while (true) {
       if (node == sink) {
         Capacity bottleneck = kInfinite;
-        for (int32_t arc : path_)
-          bottleneck = std::min(bottleneck, arcs_[arc].residual);
+        for (int32_t arc : path_) {
+          Capacity residual = arcs_[arc].residual;
+          bottleneck = std::min(bottleneck, residual);
+        }
         for (int32_t arc : path_) {
           arcs_[arc].residual -= bottleneck;
-          arcs_[arcs_[arc].reverse].residual += bottleneck;
+          arcs_[reverse_[arc]].residual += bottleneck;
         }
         return bottleneck;
       }
@@ -158,6 +171,7 @@ private:
         ++arc;
       if (arc < end) {
         path_.push_back(arc);
+        pathTails_.push_back(node);
         node = arcs_[arc].to;
         continue;
       }
@@ -165,9 +179,9 @@ private:
       level_[node] = -1;
       if (path_.empty())
         return 0;
-      int32_t back = path_.back();
       path_.pop_back();
-      node = arcs_[arcs_[back].reverse].to;
+      node = pathTails_.back();
+      pathTails_.pop_back();
       ++currentArc_[node];
     }
   }
@@ -175,10 +189,12 @@ private:
   int32_t numNodes_;
   std::vector<int32_t> firstArc_; // numNodes_ + 1 offsets into arcs_
   std::unique_ptr<Arc[]> arcs_;
+  std::unique_ptr<int32_t[]> reverse_; // per arc, the index of its pair
   std::vector<int32_t> level_;
   std::vector<int32_t> currentArc_;
   std::vector<int32_t> queue_;
   std::vector<int32_t> path_;
+  std::vector<int32_t> pathTails_;
 };
 
 } // namespace

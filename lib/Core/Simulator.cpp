@@ -167,7 +167,6 @@ detail::simulateFlat(const Graph &graph, const FlatGraph &flat,
   };
   std::vector<OpenInstance> latest(graph.numValues());
   std::vector<absl::int128> delta(numEvents + 1, 0);
-  std::vector<int64_t> eventToStep(numEvents);
   std::vector<uint8_t> inputReadInBackward(graph.numValues(), 0);
   std::vector<int32_t> evaluations(graph.numOps(), 0);
   int64_t boundaryEvent = numEvents;
@@ -238,7 +237,6 @@ detail::simulateFlat(const Graph &graph, const FlatGraph &flat,
       result.recomputeTimeUs += derivation.timeUs;
       result.recomputeFlops += derivation.flops;
       ++result.numDerivations;
-      eventToStep[event] = static_cast<int64_t>(step);
       ++event;
       ++nextDerivation;
     }
@@ -264,7 +262,6 @@ detail::simulateFlat(const Graph &graph, const FlatGraph &flat,
       result.recomputeFlops += graph.op(op).flops;
       ++result.numRecomputedEvaluations;
     }
-    eventToStep[event] = static_cast<int64_t>(step);
     ++event;
   }
 
@@ -286,13 +283,24 @@ detail::simulateFlat(const Graph &graph, const FlatGraph &flat,
             /*holdToEnd=*/flat.outputRole[id] != OutputRole::None);
   const absl::int128 maxBytes = std::numeric_limits<int64_t>::max();
   absl::int128 live = 0;
+  // Events are, per step, the derivations placed before it and then the
+  // step itself: walk the steps alongside instead of storing each event's.
+  size_t step = 0;
+  size_t derivationIndex = 0;
   for (int64_t e = 0; e < numEvents; ++e) {
+    // Event e is a derivation before `step` or the op step `step` itself.
+    bool isDerivation = derivationIndex < schedule.derivations.size() &&
+                        schedule.derivations[derivationIndex].beforeStep == step;
     live += delta[e];
     int64_t liveBytes = static_cast<int64_t>(std::min(live, maxBytes));
     if (liveBytes > result.peakBytes) {
       result.peakBytes = liveBytes;
-      result.peakStep = static_cast<size_t>(eventToStep[e]);
+      result.peakStep = step;
     }
+    if (isDerivation)
+      ++derivationIndex;
+    else
+      ++step;
   }
   return result;
 }

@@ -98,6 +98,22 @@ TEST(Simulator, MultiByteValuesAndGraphInputs) {
   EXPECT_DOUBLE_EQ(withDerivation.recomputeFlops, 1);
   // derivation event: a'(4)+b(8)=12; step 2: c+a'+b=28; step 3: 36.
   EXPECT_EQ(withDerivation.peakBytes, 36);
+
+  // A derivation's event reports the step it precedes as the peak step, also
+  // one placed after the last step: re-creating a (4) from b after step 3
+  // keeps b to that event: c(16)+g(12)+b(8)+a'(4)=40.
+  Schedule derivedLast{{0, 1, 2, 3}, {DerivationStep{4, a, {b}, 0.5, 1}}};
+  SimulationResult atEnd = simulateOrDie(graph, derivedLast);
+  EXPECT_EQ(atEnd.peakBytes, 40);
+  EXPECT_EQ(atEnd.peakStep, 4u);
+  // Two derivations before step 3 (events 3 and 4, 28 B each), then step 3
+  // (event 5) at 36: the event count and the step stay in line.
+  Schedule twoBefore{{0, 1, 2, 3},
+                     {DerivationStep{3, a, {b}, 0.5, 1},
+                      DerivationStep{3, b, {a}, 0.5, 1}}};
+  SimulationResult beforeStep = simulateOrDie(graph, twoBefore);
+  EXPECT_EQ(beforeStep.peakBytes, 36);
+  EXPECT_EQ(beforeStep.peakStep, 3u);
 }
 
 TEST(Simulator, RejectsInvalidSchedules) {
