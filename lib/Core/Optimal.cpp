@@ -96,8 +96,12 @@ absl::StatusOr<Problem> buildProblem(const Graph &graph,
         "graph has %d ops; give one per op or leave it empty",
         options.recomputable.size(), numOps));
 
-  // Ops that outputs and gradients need. A graph that marks no result at all
-  // (e.g. a bare Checkmate graph) needs every op, as in Checkmate.
+  // The ops the partitioned program runs: every backward op (remat-partition
+  // keeps each one, in graph order, whether or not its results are read),
+  // the ops producing outputs and gradients, and every forward op those
+  // read, transitively. Forward ops nothing of that reads are dropped by
+  // every strategy and by the partition pass. A graph that marks no result
+  // at all (e.g. a bare Checkmate graph) needs every op, as in Checkmate.
   std::vector<bool> required(numOps, false);
   std::vector<OpId> worklist;
   bool anyOutput = false;
@@ -110,6 +114,11 @@ absl::StatusOr<Problem> buildProblem(const Graph &graph,
       worklist.push_back(value.producer);
     }
   }
+  for (OpId op = 0; op < numOps; ++op)
+    if (phases.opPhase[op] == Phase::Backward && !required[op]) {
+      required[op] = true;
+      worklist.push_back(op);
+    }
   if (!anyOutput)
     std::fill(required.begin(), required.end(), true);
   while (!worklist.empty()) {
@@ -145,9 +154,12 @@ absl::StatusOr<Problem> buildProblem(const Graph &graph,
     OpId op = problem.order[pos];
     const GraphOp &graphOp = graph.op(op);
     problem.costUs[pos] = costModel.predictTimeUs(graph, op);
-    bool mayRepeat = options.recomputable.empty()
-                         ? !graphOp.tags.neverRecompute
-                         : static_cast<bool>(options.recomputable[op]);
+    // Backward ops run exactly once, at their place in graph order: the
+    // partitioned program recomputes forward values only.
+    bool mayRepeat = phases.opPhase[op] == Phase::Forward &&
+                     (options.recomputable.empty()
+                          ? !graphOp.tags.neverRecompute
+                          : static_cast<bool>(options.recomputable[op]));
     for (ValueId result : graphOp.results) {
       const GraphValue &value = graph.value(result);
       ScheduledValue scheduled;
@@ -600,9 +612,11 @@ std::string tooLargeAdvice(const Problem &problem) {
       problem.size());
 }
 
-/// Drops evaluations whose results nobody reads. The solver only leaves
+/// Drops re-evaluations whose results nobody reads. The solver only leaves
 /// them for zero-cost ops, where it is indifferent; without them the plan
-/// reads better and its memory can only shrink.
+/// reads better and its memory can only shrink. The first evaluation of an
+/// op stays even when unread, so every op keeps its place in the order the
+/// program runs (a dead backward op included).
 void dropUnreadEvaluations(const Graph &graph, Schedule &schedule) {
   bool changed = true;
   while (changed) {
@@ -627,9 +641,12 @@ void dropUnreadEvaluations(const Graph &graph, Schedule &schedule) {
           latestStep[value] >= 0)
         read[latestStep[value]] = true;
     std::vector<OpId> kept;
+    std::vector<uint8_t> seen(graph.numOps(), 0);
     for (size_t step = 0; step < numSteps; ++step) {
       OpId op = schedule.steps[step];
-      if (!read[step] && evaluations[op] > 1) {
+      bool first = !seen[op];
+      seen[op] = 1;
+      if (!read[step] && !first && evaluations[op] > 1) {
         --evaluations[op];
         changed = true;
         continue;
