@@ -509,11 +509,12 @@ double CostModel::predictTimeUs(const Graph &graph, OpId opId) const {
 
 namespace detail {
 double predictOpTimeUs(const CostModel &costModel, const Graph &graph,
-                       const FlatGraph &flat, OpId opId) {
+                       const FlatGraph &flat,
+                       const std::vector<int64_t> &valueBytes, OpId opId) {
   const GraphOp &op = graph.op(opId);
   return predictOpTime(
       costModel, op, flat.operands(opId), flat.results(opId),
-      [&](ValueId value) { return flat.bytes[value]; },
+      [&](ValueId value) { return valueBytes[value]; },
       [&](ValueId value) { return flat.dtype[value]; });
 }
 } // namespace detail

@@ -41,7 +41,11 @@ absl::StatusOr<FlatGraph> buildFlat(const Graph &graph,
   flat.inputRole.resize(numValues);
   flat.outputRole.resize(numValues);
   flat.dtype.resize(numValues);
-  flat.bytes.resize(numValues);
+  // Bytes are only needed for the op times: written straight into the
+  // tables, not copied there from the flat form.
+  const bool withTimes = costModel && tables;
+  if (withTimes)
+    tables->valueBytes.resize(numValues);
   flat.named.resize(numValues);
   size_t numProduced = 0;
   for (size_t id = 0; id < numValues; ++id) {
@@ -62,7 +66,8 @@ absl::StatusOr<FlatGraph> buildFlat(const Graph &graph,
                                          : FlatGraph::kNotInput;
     flat.outputRole[id] = value.outputRole;
     flat.dtype[id] = value.type.dtype;
-    flat.bytes[id] = value.type.bytes();
+    if (withTimes)
+      tables->valueBytes[id] = value.type.bytes();
     flat.named[id] = !value.name.empty();
   }
 
@@ -84,7 +89,6 @@ absl::StatusOr<FlatGraph> buildFlat(const Graph &graph,
   flat.computeClass.resize(numOps);
   flat.opFlags.resize(numOps);
   flat.explicitPhase.resize(numOps);
-  const bool withTimes = costModel && tables;
   if (withTimes)
     tables->opTimeUs.resize(numOps);
   for (size_t id = 0; id < numOps; ++id) {
@@ -159,8 +163,8 @@ absl::StatusOr<FlatGraph> buildFlat(const Graph &graph,
       // The op's operand and result ranges end where the next op's begin.
       flat.operandBegin[id + 1] = static_cast<uint32_t>(flat.operandIds.size());
       flat.resultBegin[id + 1] = static_cast<uint32_t>(flat.resultIds.size());
-      tables->opTimeUs[id] =
-          predictOpTimeUs(*costModel, graph, flat, static_cast<OpId>(id));
+      tables->opTimeUs[id] = predictOpTimeUs(
+          *costModel, graph, flat, tables->valueBytes, static_cast<OpId>(id));
     }
   }
   flat.operandBegin[numOps] = static_cast<uint32_t>(flat.operandIds.size());
@@ -170,8 +174,6 @@ absl::StatusOr<FlatGraph> buildFlat(const Graph &graph,
   // such value is listed by its producer at its position.
   if (check && numProduced != numResults)
     return validateError(graph);
-  if (withTimes)
-    tables->valueBytes = flat.bytes;
   return flat;
 }
 

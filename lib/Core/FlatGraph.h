@@ -46,7 +46,7 @@ struct FlatGraph {
   std::vector<int8_t> inputRole;    // InputRole, or kNotInput
   std::vector<OutputRole> outputRole;
   std::vector<DType> dtype;
-  std::vector<int64_t> bytes;       // TensorType::bytes()
+  // Bytes per value (TensorType::bytes()) are in SimulationTables::valueBytes.
   /// Whether the value or its producer has a name, i.e. reasons call it
   /// something else than "%id" (reading the name would cost a miss).
   std::vector<uint8_t> named;
@@ -98,10 +98,11 @@ absl::StatusOr<FlatGraph> buildValidatedFlatGraph(const Graph &graph,
                                                   const CostModel &costModel,
                                                   SimulationTables &tables);
 
-/// `CostModel::predictTimeUs` with operand/result bytes and dtypes from the
-/// flat form.
+/// `CostModel::predictTimeUs` with operand/result dtypes from the flat form
+/// and bytes from `valueBytes` (per value).
 double predictOpTimeUs(const CostModel &costModel, const Graph &graph,
-                       const FlatGraph &flat, OpId op);
+                       const FlatGraph &flat,
+                       const std::vector<int64_t> &valueBytes, OpId op);
 
 /// `classify` on a validated graph and its flat form.
 absl::StatusOr<Classification> classifyFlat(const Graph &graph,

@@ -144,6 +144,13 @@ detail::simulateFlat(const Graph &graph, const FlatGraph &flat,
   // Events: derivations interleaved before the op step they precede.
   const int64_t numEvents =
       static_cast<int64_t>(numSteps + schedule.derivations.size());
+  // Event numbers are kept in 32 bits per value (below).
+  constexpr int64_t kMaxEvents = std::numeric_limits<int32_t>::max() - 1;
+  if (numEvents > kMaxEvents)
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "the schedule has %d steps and derivations; the simulator handles at "
+        "most %d: plan the graph in parts",
+        numEvents, kMaxEvents));
   size_t boundaryStep = numSteps;
   if (schedule.backwardStart) {
     boundaryStep = std::min(*schedule.backwardStart, numSteps);
@@ -161,9 +168,10 @@ detail::simulateFlat(const Graph &graph, const FlatGraph &flat,
   // all instances is kept. Live bytes are summed in 128 bits: tensor sizes
   // saturate at INT64_MAX, and a few of those live at once would overflow
   // int64 (found by fuzz/PlannerFuzzer.cpp). The peak is reported saturated.
+  // 32-bit event numbers: 8 bytes a value, read at random per operand.
   struct OpenInstance {
-    int64_t producedAt = -1; // -1: never produced
-    int64_t lastRead = -1;   // -1: not read yet
+    int32_t producedAt = -1; // -1: never produced
+    int32_t lastRead = -1;   // -1: not read yet
   };
   std::vector<OpenInstance> latest(graph.numValues());
   std::vector<absl::int128> delta(numEvents + 1, 0);
@@ -191,15 +199,16 @@ detail::simulateFlat(const Graph &graph, const FlatGraph &flat,
                        " before any evaluation of its producer ",
                        describeStepOp(graph, flat.producer[value]),
                        "; schedule the producer (or a derivation) earlier"));
-    open.lastRead = event;
+    open.lastRead = static_cast<int32_t>(event);
     return absl::OkStatus();
   };
   // `holdToEnd`: function results stay live to the end (but only reads
   // count for savedBytes).
   auto close = [&](ValueId value, const OpenInstance &open, bool holdToEnd) {
     int64_t bytes = tables.valueBytes[value];
-    int64_t lastRead = holdToEnd ? numEvents - 1
-                                 : std::max(open.lastRead, open.producedAt);
+    int64_t lastRead =
+        holdToEnd ? numEvents - 1
+                  : static_cast<int64_t>(std::max(open.lastRead, open.producedAt));
     delta[lastRead + 1] -= bytes;
     if (open.producedAt < boundaryEvent && open.lastRead >= boundaryEvent &&
         flat.outputRole[value] == OutputRole::None)
@@ -209,7 +218,7 @@ detail::simulateFlat(const Graph &graph, const FlatGraph &flat,
     OpenInstance &open = latest[value];
     if (open.producedAt >= 0)
       close(value, open, /*holdToEnd=*/false);
-    open.producedAt = event;
+    open.producedAt = static_cast<int32_t>(event);
     open.lastRead = -1;
     delta[event] += tables.valueBytes[value];
   };
