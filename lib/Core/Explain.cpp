@@ -119,9 +119,13 @@ public:
   void run() {
     const size_t numValues = flat_.numValues();
     chains_ = buildChains(numValues, facts_.replays);
-    std::vector<int32_t> derivedIndex(numValues, -1);
-    for (size_t i = 0; i < result_.derivations.size(); ++i)
-      derivedIndex[result_.derivations[i].value] = static_cast<int32_t>(i);
+    // Per value, the index of its derivation; not built when none.
+    std::vector<int32_t> derivedIndex;
+    if (!result_.derivations.empty()) {
+      derivedIndex.assign(numValues, -1);
+      for (size_t i = 0; i < result_.derivations.size(); ++i)
+        derivedIndex[result_.derivations[i].value] = static_cast<int32_t>(i);
+    }
     std::vector<ValueDecision> &decisions = plan_.decisions;
     decisions.clear();
     decisions.reserve(context_.phases.forwardValues.size() +
@@ -143,7 +147,8 @@ public:
         appendInputReason(inputRole);
       } else if (!constraints_.isForward[value]) {
         continue;
-      } else if (int32_t index = derivedIndex[value]; index >= 0) {
+      } else if (int32_t index = derivedIndex.empty() ? -1 : derivedIndex[value];
+                 index >= 0) {
         const Derivation &derivation = result_.derivations[index].derivation;
         decision.decision = Decision::Derive;
         decision.derivation = std::make_shared<const Derivation>(derivation);

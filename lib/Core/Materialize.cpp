@@ -36,9 +36,12 @@ public:
         constraints_(context.constraints), result_(result) {
     const size_t numValues = flat_.numValues();
     available_.assign(numValues, 0);
-    derivedIndex_.assign(numValues, -1);
-    for (size_t i = 0; i < result.derivations.size(); ++i)
-      derivedIndex_[result.derivations[i].value] = static_cast<int32_t>(i);
+    // Most plans derive nothing: then no per-value index is read at all.
+    if (!result.derivations.empty()) {
+      derivedIndex_.assign(numValues, -1);
+      for (size_t i = 0; i < result.derivations.size(); ++i)
+        derivedIndex_[result.derivations[i].value] = static_cast<int32_t>(i);
+    }
     facts_.readFromForward.assign(numValues, 0);
     facts_.recomputed.assign(numValues, 0);
     facts_.inputRead.assign(numValues, 0);
@@ -64,6 +67,10 @@ public:
 
 private:
   bool isInput(ValueId value) const { return flat_.isInput(value); }
+  /// The index of the value's derivation in the result, or -1.
+  int32_t derivedIndex(ValueId value) const {
+    return derivedIndex_.empty() ? -1 : derivedIndex_[value];
+  }
   bool isKept(ValueId value) const {
     return result_.keep[value] || constraints_.isOutput[value];
   }
@@ -88,7 +95,7 @@ private:
           stack_.pop_back();
           continue;
         }
-        if (derivedIndex_[value] < 0 && isKept(value)) {
+        if (derivedIndex(value) < 0 && isKept(value)) {
           available_[value] = 1;
           facts_.readFromForward[value] = 1;
           if (facts_.owner[value] == kNoId && !owners_.empty())
@@ -99,7 +106,7 @@ private:
         stack_.back().second = true;
         if (constraints_.needed[value])
           owners_.push_back(value);
-        if (int32_t index = derivedIndex_[value]; index >= 0) {
+        if (int32_t index = derivedIndex(value); index >= 0) {
           for (ValueId source : result_.derivations[index].derivation.from)
             push(source);
         } else {
@@ -111,7 +118,7 @@ private:
       stack_.pop_back();
       ValueId owner = owners_.empty() ? value : owners_.back();
       if (!available_[value]) {
-        if (int32_t index = derivedIndex_[value]; index >= 0) {
+        if (int32_t index = derivedIndex(value); index >= 0) {
           const Derivation &derivation = result_.derivations[index].derivation;
           DerivationStep step;
           step.beforeStep = steps_.size();
@@ -155,6 +162,11 @@ private:
           opNeeded[producer] = 1;
     }
     Materialized out;
+    size_t numForwardSteps = 0;
+    for (size_t i = 0; i < numOps; ++i)
+      numForwardSteps +=
+          opNeeded[i] && context_.phases.opPhase[i] == Phase::Forward;
+    out.schedule.steps.reserve(numForwardSteps + steps_.size());
     for (size_t i = 0; i < numOps; ++i)
       if (opNeeded[i] && context_.phases.opPhase[i] == Phase::Forward)
         out.schedule.steps.push_back(static_cast<OpId>(i));
