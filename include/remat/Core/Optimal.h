@@ -35,6 +35,8 @@ struct OptimalOptions {
   /// Indexed by OpId: whether the op may be evaluated more than once. Empty
   /// means every op may, except ops tagged `never_recompute` and ops that
   /// produce a graph output or gradient (those stay live once produced).
+  /// Backward ops never are, whatever this says: the partitioned program
+  /// recomputes forward values only.
   /// Callers layer their own bans (policies, random ops) through this.
   std::vector<bool> recomputable;
 };
@@ -53,10 +55,13 @@ struct OptimalSolution {
   bool provenOptimal = false;
 };
 
-/// Solves the Checkmate problem for `graph`: only ops are scheduled (graph
-/// inputs are always available and not counted), every op needed for a graph
-/// output or gradient is evaluated at least once, and the peak as defined in
-/// Simulator.h is <= `budgetBytes`. The result is validated with simulate().
+/// Solves the Checkmate problem for `graph`, for the program remat-partition
+/// emits: only ops are scheduled (graph inputs are always available and not
+/// counted); every backward op is evaluated exactly once, in graph order,
+/// even when nothing reads its results; every forward op needed for a graph
+/// output, a gradient or a backward op is evaluated at least once; and the
+/// peak as defined in Simulator.h is <= `budgetBytes`. The result is
+/// validated with simulate().
 ///
 /// Errors: ResourceExhausted when no schedule fits the budget (naming the
 /// smallest budget any schedule needs); DeadlineExceeded when the time limit
