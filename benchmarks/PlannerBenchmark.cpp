@@ -13,7 +13,10 @@
 // Graphs are built outside the timed loop, one at a time.
 //
 // `remat-bench-planner --graph-stats` prints op/value/edge counts per graph
-// instead of timing.
+// instead of timing; `--plan-digests` prints, per graph and strategy, the
+// size and a hash of the plan's text form (`toText`), so that a speed change
+// can show that it left every plan byte-identical (compare the output of two
+// builds).
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +26,7 @@
 
 #include "benchmark/benchmark.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -148,12 +152,46 @@ int printGraphStats() {
   return 0;
 }
 
+/// 64-bit FNV-1a: stable across builds and machines, unlike std::hash.
+uint64_t fnv1a(const std::string &text) {
+  uint64_t hash = 14695981039346656037ull;
+  for (unsigned char c : text) {
+    hash ^= c;
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
+
+int printPlanDigests() {
+  const Strategy strategies[] = {Strategy::SaveAll, Strategy::RecomputeAll,
+                                 Strategy::MinCut, Strategy::Budget};
+  for (const GraphSpec &spec : graphSpecs()) {
+    Graph graph = spec.build();
+    for (Strategy strategy : strategies) {
+      PlanOptions options;
+      options.strategy = strategy;
+      if (strategy == Strategy::Budget)
+        options.budget = MemoryBudget{MemoryBudget::Kind::Fraction, 0, 0.5};
+      absl::StatusOr<Plan> plan = planRematerialization(graph, options);
+      std::string text = plan.ok() ? toText(*plan, graph)
+                                   : "error: " + plan.status().ToString();
+      std::printf("%s/%s bytes=%zu fnv1a=%016llx\n", spec.name.c_str(),
+                  std::string(remat::toString(strategy)).c_str(), text.size(),
+                  static_cast<unsigned long long>(fnv1a(text)));
+    }
+  }
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
-  for (int i = 1; i < argc; ++i)
+  for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--graph-stats") == 0)
       return printGraphStats();
+    if (std::strcmp(argv[i], "--plan-digests") == 0)
+      return printPlanDigests();
+  }
 
   static const std::vector<GraphSpec> specs = graphSpecs();
   const Strategy strategies[] = {Strategy::SaveAll, Strategy::RecomputeAll,
