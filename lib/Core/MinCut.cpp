@@ -34,9 +34,17 @@ constexpr Capacity kInfinite = Capacity(1) << 62;
 /// index): on 1M-op graphs the breadth-first level builds dominate, and
 /// walking a per-node linked list scattered over the whole arc array cost a
 /// cache miss per arc.
+///
+/// Infinite edges from the source and into the sink are not stored as arcs
+/// (on the 1M-op DAG they were about a third of them): such nodes are
+/// flagged instead, and the searches start from every source-flagged node
+/// and end at any sink-flagged one. An infinite arc is never saturated, so
+/// the flow value and the residual reachability (the cut) are those of the
+/// network with the arcs.
 class MaxFlow {
 public:
-  explicit MaxFlow(int32_t numNodes) : numNodes_(numNodes) {}
+  MaxFlow(int32_t numNodes, int32_t source, int32_t sink)
+      : numNodes_(numNodes), source_(source), sink_(sink) {}
 
   /// Lays out the edges that `forEachEdge(add)` passes to
   /// `add(from, to, capacity)`. It is called twice, to count each node's arcs
@@ -44,8 +52,11 @@ public:
   /// the same edges in the same order both times: no edge list is stored.
   template <typename ForEachEdge> void build(ForEachEdge forEachEdge) {
     firstArc_.assign(numNodes_ + 1, 0);
+    terminal_.assign(numNodes_, 0);
     size_t numEdges = 0;
-    forEachEdge([&](int32_t from, int32_t to, Capacity) {
+    forEachEdge([&](int32_t from, int32_t to, Capacity capacity) {
+      if (isTerminalEdge(from, to, capacity))
+        return;
       ++firstArc_[from + 1];
       ++firstArc_[to + 1];
       ++numEdges;
@@ -57,7 +68,18 @@ public:
     reverse_.reset(new int32_t[2 * numEdges]);
     std::vector<int32_t> &fill = currentArc_;
     fill.assign(firstArc_.begin(), firstArc_.end() - 1);
+    sourceNodes_.clear();
     forEachEdge([&](int32_t from, int32_t to, Capacity capacity) {
+      if (isTerminalEdge(from, to, capacity)) {
+        if (from == source_) {
+          if (!(terminal_[to] & kFromSource))
+            sourceNodes_.push_back(to); // in edge order, as the arcs were
+          terminal_[to] |= kFromSource;
+        } else {
+          terminal_[from] |= kToSink;
+        }
+        return;
+      }
       int32_t forward = fill[from]++;
       int32_t backward = fill[to]++;
       arcs_[forward] = Arc{capacity, to};
@@ -67,12 +89,13 @@ public:
     });
   }
 
-  Capacity run(int32_t source, int32_t sink) {
+  Capacity run() {
     Capacity total = 0;
     level_.assign(numNodes_, -1);
-    while (buildLevels(source, sink)) {
+    while (buildLevels()) {
       std::copy(firstArc_.begin(), firstArc_.end() - 1, currentArc_.begin());
-      while (Capacity pushed = augment(source, sink)) {
+      currentSource_ = 0;
+      while (Capacity pushed = augment()) {
         total += pushed;
         if (total >= kInfinite)
           return kInfinite;
@@ -81,13 +104,17 @@ public:
     return total;
   }
 
-  /// Nodes reachable from `source` in the residual graph after run().
-  std::vector<uint8_t> reachableFrom(int32_t source) const {
+  /// Nodes reachable from the source in the residual graph after run().
+  std::vector<uint8_t> reachableFromSource() const {
     std::vector<uint8_t> seen(numNodes_, 0);
     std::vector<int32_t> queue;
     queue.reserve(numNodes_); // grows to the source side: no reallocations
-    queue.push_back(source);
-    seen[source] = 1;
+    queue.push_back(source_);
+    seen[source_] = 1;
+    for (int32_t node : sourceNodes_) {
+      seen[node] = 1;
+      queue.push_back(node);
+    }
     for (size_t head = 0; head < queue.size(); ++head) {
       int32_t node = queue[head];
       for (int32_t arc = firstArc_[node]; arc < firstArc_[node + 1]; ++arc)
@@ -102,6 +129,14 @@ public:
 private:
   /// How many queued nodes ahead the level build prefetches.
   static constexpr size_t kPrefetchDistance = 8;
+  /// `terminal_` bits.
+  static constexpr uint8_t kFromSource = 1; // infinite source -> node edge
+  static constexpr uint8_t kToSink = 2;     // infinite node -> sink edge
+
+  bool isTerminalEdge(int32_t from, int32_t to, Capacity capacity) const {
+    return capacity >= kInfinite && (from == source_ || to == sink_) &&
+           from != sink_ && to != source_ && from != to;
+  }
 
   /// 12 bytes: the searches scan only these; the paired arc's index, needed
   /// only when a path is augmented, is in `reverse_`.
@@ -113,13 +148,22 @@ private:
 #pragma pack(pop)
   static_assert(sizeof(Arc) == 12);
 
-  bool buildLevels(int32_t source, int32_t sink) {
+  /// Levels from the source (0; its flagged nodes 1); `sinkLevel_` is the
+  /// sink's, one past the first sink-flagged node found.
+  bool buildLevels() {
     std::fill(level_.begin(), level_.end(), -1);
     std::vector<int32_t> &queue = queue_;
     queue.clear();
     queue.reserve(numNodes_);
-    queue.push_back(source);
-    level_[source] = 0;
+    level_[source_] = 0;
+    queue.push_back(source_);
+    sinkLevel_ = -1;
+    // The source's stored arcs (finite ones) are leveled by the loop; its
+    // flagged nodes are level 1 now, as if their arcs came first.
+    for (int32_t node : sourceNodes_) {
+      level_[node] = 1;
+      queue.push_back(node);
+    }
     for (size_t head = 0; head < queue.size(); ++head) {
       int32_t node = queue[head];
       // The queue is known ahead, and each node's arcs are one cache miss
@@ -134,25 +178,39 @@ private:
       // is the same, and so is the cut read from the residual graph (the
       // source side of the minimal minimum cut, which every maximum flow
       // gives).
-      if (level_[sink] >= 0 && level_[node] >= level_[sink])
+      int32_t sinkLevel = sinkLevel_ >= 0 ? sinkLevel_ : level_[sink_];
+      if (sinkLevel >= 0 && level_[node] >= sinkLevel)
         break;
+      if ((terminal_[node] & kToSink) && sinkLevel_ < 0)
+        sinkLevel_ = level_[node] + 1;
       for (int32_t arc = firstArc_[node]; arc < firstArc_[node + 1]; ++arc)
         if (arcs_[arc].residual > 0 && level_[arcs_[arc].to] < 0) {
           level_[arcs_[arc].to] = level_[node] + 1;
           queue.push_back(arcs_[arc].to);
         }
     }
-    return level_[sink] >= 0;
+    if (level_[sink_] >= 0 &&
+        (sinkLevel_ < 0 || level_[sink_] < sinkLevel_))
+      sinkLevel_ = level_[sink_];
+    return sinkLevel_ >= 0;
+  }
+
+  /// Whether the search stands at the sink: the sink node itself, or a
+  /// sink-flagged node one level below the sink's.
+  bool atSink(int32_t node) const {
+    return node == sink_ ||
+           ((terminal_[node] & kToSink) && level_[node] + 1 == sinkLevel_);
   }
 
   /// Finds one augmenting path in the level graph with an explicit stack,
   /// advancing current-arc pointers past dead ends; returns its bottleneck.
-  Capacity augment(int32_t source, int32_t sink) {
-    path_.clear(); // arcs from source
+  /// The source's flagged nodes are tried in order after its stored arcs.
+  Capacity augment() {
+    path_.clear();      // arcs from the first node after the source
     pathTails_.clear(); // the node each arc of path_ leaves
-    int32_t node = source;
+    int32_t node = source_;
     while (true) {
-      if (node == sink) {
+      if (atSink(node)) {
         Capacity bottleneck = kInfinite;
         for (int32_t arc : path_) {
           Capacity residual = arcs_[arc].residual;
@@ -175,10 +233,25 @@ private:
         node = arcs_[arc].to;
         continue;
       }
+      if (node == source_) {
+        // The stored arcs are exhausted: continue with a flagged node
+        // (infinite edge, always residual) at level 1.
+        while (currentSource_ < sourceNodes_.size() &&
+               level_[sourceNodes_[currentSource_]] != 1)
+          ++currentSource_;
+        if (currentSource_ == sourceNodes_.size())
+          return 0;
+        node = sourceNodes_[currentSource_];
+        continue;
+      }
       // Dead end: retreat and never try this node again in this phase.
       level_[node] = -1;
-      if (path_.empty())
-        return 0;
+      if (path_.empty()) {
+        // A flagged node of the source: try the next one.
+        node = source_;
+        ++currentSource_;
+        continue;
+      }
       path_.pop_back();
       node = pathTails_.back();
       pathTails_.pop_back();
@@ -187,9 +260,15 @@ private:
   }
 
   int32_t numNodes_;
+  int32_t source_;
+  int32_t sink_;
   std::vector<int32_t> firstArc_; // numNodes_ + 1 offsets into arcs_
   std::unique_ptr<Arc[]> arcs_;
   std::unique_ptr<int32_t[]> reverse_; // per arc, the index of its pair
+  std::vector<uint8_t> terminal_;      // per node, kFromSource | kToSink
+  std::vector<int32_t> sourceNodes_;   // source-flagged nodes, edge order
+  size_t currentSource_ = 0;
+  int32_t sinkLevel_ = -1;
   std::vector<int32_t> level_;
   std::vector<int32_t> currentArc_;
   std::vector<int32_t> queue_;
@@ -258,7 +337,7 @@ absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context) {
 
   const int32_t source = static_cast<int32_t>(2 * numCandidates);
   const int32_t sink = source + 1;
-  MaxFlow flow(sink + 1);
+  MaxFlow flow(sink + 1, source, sink);
   auto in = [&](size_t id) { return 2 * candidateIndex[id]; };
   auto out = [&](size_t id) { return 2 * candidateIndex[id] + 1; };
   flow.build([&](auto addEdge) {
@@ -296,13 +375,13 @@ absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context) {
       }
     }
   });
-  Capacity cut = flow.run(source, sink);
+  Capacity cut = flow.run();
   if (cut >= kInfinite)
     return absl::InternalError(
         "min-cut found no finite cut: some value backward needs can neither "
         "be saved nor recomputed (a planner bug, since contradictory tags are "
         "rejected earlier; please report it with the graph)");
-  std::vector<uint8_t> reachable = flow.reachableFrom(source);
+  std::vector<uint8_t> reachable = flow.reachableFromSource();
   std::vector<uint8_t> keep(numValues, 0);
   for (size_t id = 0; id < numValues; ++id)
     if (candidateIndex[id] >= 0 && reachable[in(id)] && !reachable[out(id)])
