@@ -66,9 +66,32 @@ ValueId Graph::addInput(std::string name, TensorType type, InputRole role) {
   return static_cast<ValueId>(values_.size() - 1);
 }
 
+void Graph::reserve(size_t numOps, size_t numValues) {
+  ops_.reserve(numOps);
+  values_.reserve(numValues);
+}
+
 absl::StatusOr<OpId> Graph::addOp(GraphOp op,
                                   const std::vector<TensorType> &resultTypes,
                                   const std::vector<std::string> &resultNames) {
+  // Not modified: addOpImpl only moves out of the vectors when takeOver.
+  return addOpImpl(std::move(op),
+                   const_cast<std::vector<TensorType> &>(resultTypes),
+                   const_cast<std::vector<std::string> &>(resultNames),
+                   /*takeOver=*/false);
+}
+
+absl::StatusOr<OpId> Graph::addOp(GraphOp op,
+                                  std::vector<TensorType> &&resultTypes,
+                                  std::vector<std::string> &&resultNames) {
+  return addOpImpl(std::move(op), resultTypes, resultNames,
+                   /*takeOver=*/true);
+}
+
+absl::StatusOr<OpId> Graph::addOpImpl(GraphOp op,
+                                      std::vector<TensorType> &resultTypes,
+                                      std::vector<std::string> &resultNames,
+                                      bool takeOver) {
   OpId id = static_cast<OpId>(ops_.size());
   for (size_t i = 0; i < op.operands.size(); ++i) {
     ValueId operand = op.operands[i];
@@ -86,10 +109,12 @@ absl::StatusOr<OpId> Graph::addOp(GraphOp op,
         "name per result or none",
         id, op.name, op.kind, resultNames.size(), resultTypes.size()));
   op.results.clear();
+  op.results.reserve(resultTypes.size());
   for (size_t i = 0; i < resultTypes.size(); ++i) {
     GraphValue value;
-    value.name = resultNames.empty() ? std::string() : resultNames[i];
-    value.type = resultTypes[i];
+    if (!resultNames.empty())
+      value.name = takeOver ? std::move(resultNames[i]) : resultNames[i];
+    value.type = takeOver ? std::move(resultTypes[i]) : resultTypes[i];
     value.producer = id;
     value.resultIndex = static_cast<unsigned>(i);
     values_.push_back(std::move(value));

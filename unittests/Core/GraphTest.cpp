@@ -50,6 +50,60 @@ TEST(Graph, AddOpRejectsUndefinedOperand) {
   EXPECT_FALSE(misnamed.ok());
 }
 
+TEST(Graph, AddOpMovingTypesAndNamesMatchesCopying) {
+  // The rvalue overload (used by the IR importer, which reuses its vectors
+  // for every op) must build the same graph as the copying one, and the
+  // copying one must leave the caller's vectors as they were.
+  Graph copied, moved;
+  copied.reserve(2, 4);
+  moved.reserve(2, 4);
+  EXPECT_EQ(moved.numOps(), 0u);
+  EXPECT_EQ(moved.numValues(), 0u);
+  ValueId x =
+      copied.addInput("x", TensorType{{4, 8}, DType::F32}, InputRole::Input);
+  ASSERT_EQ(
+      moved.addInput("x", TensorType{{4, 8}, DType::F32}, InputRole::Input), x);
+  std::vector<TensorType> types = {TensorType{{4, 8}, DType::BF16},
+                                   TensorType{{4}, DType::F32}};
+  std::vector<std::string> names = {"a_long_result_name_beyond_sso#0",
+                                    "a_long_result_name_beyond_sso#1"};
+  GraphOp op;
+  op.kind = "test.split";
+  op.operands = {x};
+  ASSERT_TRUE(copied.addOp(op, types, names).ok());
+  EXPECT_EQ(types[0].shape, (std::vector<int64_t>{4, 8}));
+  EXPECT_EQ(names[1], "a_long_result_name_beyond_sso#1");
+  std::vector<TensorType> reusedTypes = types;
+  std::vector<std::string> reusedNames = names;
+  ASSERT_TRUE(
+      moved.addOp(op, std::move(reusedTypes), std::move(reusedNames)).ok());
+  // Refill the same vectors, as the importer does, for a second op.
+  reusedTypes.clear();
+  reusedNames.clear();
+  reusedTypes.push_back(TensorType{{8}, DType::F16});
+  reusedNames.push_back("second");
+  GraphOp second;
+  second.kind = "test.reduce";
+  second.operands = {1};
+  ASSERT_TRUE(copied.addOp(second, reusedTypes, reusedNames).ok());
+  ASSERT_TRUE(
+      moved.addOp(second, std::move(reusedTypes), std::move(reusedNames)).ok());
+  ASSERT_EQ(copied.numValues(), 4u);
+  ASSERT_EQ(moved.numValues(), copied.numValues());
+  ASSERT_EQ(moved.numOps(), copied.numOps());
+  for (ValueId id = 0; id < static_cast<ValueId>(copied.numValues()); ++id) {
+    EXPECT_EQ(moved.value(id).name, copied.value(id).name) << id;
+    EXPECT_EQ(moved.value(id).type.shape, copied.value(id).type.shape) << id;
+    EXPECT_EQ(moved.value(id).type.dtype, copied.value(id).type.dtype) << id;
+    EXPECT_EQ(moved.value(id).producer, copied.value(id).producer) << id;
+    EXPECT_EQ(moved.value(id).resultIndex, copied.value(id).resultIndex) << id;
+  }
+  EXPECT_EQ(moved.value(2).name, "a_long_result_name_beyond_sso#1");
+  EXPECT_EQ(moved.value(3).name, "second");
+  EXPECT_EQ(moved.op(1).results, (std::vector<ValueId>{3}));
+  EXPECT_TRUE(moved.validate().ok());
+}
+
 TEST(Graph, UsersAreInOpOrderAndDeduplicated) {
   GraphBuilder builder;
   ValueId x = builder.input("x", {4});

@@ -162,6 +162,14 @@ public:
   absl::StatusOr<OpId> addOp(GraphOp op,
                              const std::vector<TensorType> &resultTypes,
                              const std::vector<std::string> &resultNames = {});
+  /// As above, but moves the result types and names into the graph instead
+  /// of copying them; both vectors keep their storage (for reuse), with their
+  /// elements left moved-from.
+  absl::StatusOr<OpId> addOp(GraphOp op, std::vector<TensorType> &&resultTypes,
+                             std::vector<std::string> &&resultNames);
+  /// Room for `numOps` ops and `numValues` values (inputs and op results),
+  /// for a builder that knows the sizes up front; a hint, never a limit.
+  void reserve(size_t numOps, size_t numValues);
   /// Marks a value as a function result. Out-of-range ids are ignored here
   /// and reported by `validate`, like any other malformed edge.
   void markOutput(ValueId value, OutputRole role);
@@ -189,6 +197,13 @@ public:
   bool hasInvalidOutputMarks() const { return !invalidOutputMarks_.empty(); }
 
 private:
+  /// Shared by both addOp overloads: moves the types and names out of the
+  /// vectors when `takeOver`, else copies them (and leaves them untouched).
+  absl::StatusOr<OpId> addOpImpl(GraphOp op,
+                                 std::vector<TensorType> &resultTypes,
+                                 std::vector<std::string> &resultNames,
+                                 bool takeOver);
+
   std::vector<GraphValue> values_;
   std::vector<GraphOp> ops_;
   std::vector<ValueId> invalidOutputMarks_;
