@@ -216,6 +216,8 @@ FailureOr<std::unique_ptr<ImportedGraph>> buildGraph(FunctionOpInterface func,
   imported->valueIds.reserve(expectedValues);
   imported->opOf.reserve(block.getOperations().size());
   imported->opIds.reserve(block.getOperations().size());
+  // Most ops have one result; the graph grows past the hint if not.
+  graph.reserve(block.getOperations().size(), expectedValues);
 
   auto recordValue = [&](Value value, ValueId id) {
     if (imported->valueOf.size() <= static_cast<size_t>(id))
@@ -353,8 +355,10 @@ FailureOr<std::unique_ptr<ImportedGraph>> buildGraph(FunctionOpInterface func,
       resultEntries.push_back(&name);
     }
 
-    absl::StatusOr<OpId> added =
-        graph.addOp(std::move(node), resultTypes, resultNames);
+    // The graph takes the types and names over; the vectors keep their
+    // storage for the next op.
+    absl::StatusOr<OpId> added = graph.addOp(
+        std::move(node), std::move(resultTypes), std::move(resultNames));
     if (!added.ok())
       return op.emitError() << "remat-plan: the planning core rejected this "
                                "op: "
@@ -393,6 +397,32 @@ FailureOr<std::unique_ptr<ImportedGraph>> buildGraph(FunctionOpInterface func,
            << "remat-plan: the graph built from '" << func.getName()
            << "' is invalid: " << std::string(valid.message());
   return imported;
+}
+
+JointGraphAnalysis *getCachedGraphAnalysis(FunctionOpInterface func,
+                                           AnalysisManager analyses) {
+  std::optional<std::reference_wrapper<JointGraphAnalysis>> cached =
+      analyses.nest(func).getCachedAnalysis<JointGraphAnalysis>();
+  if (!cached || !cached->get().imported)
+    return nullptr;
+  return &cached->get();
+}
+
+FailureOr<ImportedGraph *> getOrBuildGraph(FunctionOpInterface func,
+                                           AnalysisManager analyses,
+                                           GraphDetail detail) {
+  if (JointGraphAnalysis *cached = getCachedGraphAnalysis(func, analyses))
+    if (cached->detail == GraphDetail::Full || detail == GraphDetail::Structure)
+      return cached->imported.get();
+  FailureOr<std::unique_ptr<ImportedGraph>> built = buildGraph(func, detail);
+  if (failed(built))
+    return failure();
+  JointGraphAnalysis &analysis =
+      analyses.nest(func).getAnalysis<JointGraphAnalysis>();
+  analysis.imported = std::move(*built);
+  analysis.detail = detail;
+  analysis.classification.reset();
+  return analysis.imported.get();
 }
 
 } // namespace remat

@@ -9,6 +9,8 @@
 #include "remat/Dialect/Remat/IR/RematDialect.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 
 using namespace mlir;
 
@@ -123,6 +125,35 @@ LogicalResult recordPlan(FunctionOpInterface func,
   }
   func.setAllArgAttrs(argAttrs);
 
+  // Most values share a handful of decision spellings and reason texts, and
+  // most ops have one result: the attributes for those are built once and
+  // reused instead of being uniqued again for every op.
+  SmallVector<StringAttr> decisionAttrs;
+  auto decisionAttr = [&](Decision decision) {
+    size_t index = static_cast<size_t>(decision);
+    if (decisionAttrs.size() <= index)
+      decisionAttrs.resize(index + 1);
+    if (!decisionAttrs[index])
+      decisionAttrs[index] = builder.getStringAttr(decisionSpelling(decision));
+    return decisionAttrs[index];
+  };
+  llvm::StringMap<StringAttr> reasonAttrs;
+  auto reasonAttr = [&](std::string_view reason) {
+    StringAttr &attr = reasonAttrs[StringRef(reason.data(), reason.size())];
+    if (!attr)
+      attr = str(builder, reason);
+    return attr;
+  };
+  llvm::DenseMap<Attribute, ArrayAttr> singletons;
+  auto arrayAttr = [&](ArrayRef<Attribute> elements) {
+    if (elements.size() != 1)
+      return builder.getArrayAttr(elements);
+    ArrayAttr &attr = singletons[elements.front()];
+    if (!attr)
+      attr = builder.getArrayAttr(elements);
+    return attr;
+  };
+
   // Forward ops: one entry per result.
   for (OpId opId = 0; opId < static_cast<OpId>(graph.numOps()); ++opId) {
     // The plan entries are dialect attributes: they live in the op's
@@ -145,9 +176,8 @@ LogicalResult recordPlan(FunctionOpInterface func,
                << "remat-plan: internal error: the planner returned no "
                   "decision for forward value '"
                << graph.value(result).name << "'";
-      decisions.push_back(
-          builder.getStringAttr(decisionSpelling(decision->decision)));
-      reasons.push_back(builder.getStringAttr(plan.reason(*decision)));
+      decisions.push_back(decisionAttr(decision->decision));
+      reasons.push_back(reasonAttr(plan.reason(*decision)));
       if (decision->decision == Decision::Derive && decision->derivation) {
         derivations.push_back(
             derivationAttr(builder, imported, *decision->derivation));
@@ -157,8 +187,7 @@ LogicalResult recordPlan(FunctionOpInterface func,
       }
     }
     SmallVector<NamedAttribute, 3> entries = {
-        {decisionName, builder.getArrayAttr(decisions)},
-        {reasonName, builder.getArrayAttr(reasons)}};
+        {decisionName, arrayAttr(decisions)}, {reasonName, arrayAttr(reasons)}};
     if (anyDerived)
       entries.emplace_back(derivationName, builder.getArrayAttr(derivations));
     op->setDiscardableAttrs(replaceEntries(
@@ -220,7 +249,7 @@ FailureOr<RecordedDecision> readEntry(Operation *anchor, StringRef passName,
                                << "' has a malformed 'remat.decision'";
   recorded.decision = *parsed;
   if (auto reasonText = dyn_cast_or_null<StringAttr>(reason))
-    recorded.reason = reasonText.getValue().str();
+    recorded.reason = reasonText.getValue();
   if (auto dict = dyn_cast_or_null<DictionaryAttr>(derivation)) {
     RecordedDerivation derived;
     auto via = dict.getAs<StringAttr>("via");
@@ -267,9 +296,15 @@ FailureOr<RecordedPlan> readPlan(FunctionOpInterface func,
     return func->emitError()
            << passName << ": function '" << func.getName()
            << "' is a joint graph without a plan; run -remat-plan first";
-  StringRef decisionName = RematDialect::DecisionAttrHelper::getNameStr();
-  StringRef reasonName = RematDialect::ReasonAttrHelper::getNameStr();
-  StringRef derivationName = RematDialect::DerivationAttrHelper::getNameStr();
+  MLIRContext *context = func.getContext();
+  // Uniqued once, so that each op's dictionary is read in one pass with
+  // pointer compares instead of a string search per entry.
+  auto decisionName =
+      StringAttr::get(context, RematDialect::DecisionAttrHelper::getNameStr());
+  auto reasonName =
+      StringAttr::get(context, RematDialect::ReasonAttrHelper::getNameStr());
+  auto derivationName = StringAttr::get(
+      context, RematDialect::DerivationAttrHelper::getNameStr());
   const Graph &graph = imported.graph;
   recorded.decisions.resize(graph.numValues());
 
@@ -287,11 +322,19 @@ FailureOr<RecordedPlan> readPlan(FunctionOpInterface func,
   }
   for (OpId opId = 0; opId < static_cast<OpId>(graph.numOps()); ++opId) {
     Operation *op = imported.opOf[opId];
-    auto decisions = op->getAttrOfType<ArrayAttr>(decisionName);
+    // Dialect attributes: they live in the op's attribute dictionary.
+    ArrayAttr decisions, reasons, derivations;
+    for (NamedAttribute entry : op->getRawDictionaryAttrs()) {
+      StringAttr key = entry.getName();
+      if (key == decisionName)
+        decisions = dyn_cast<ArrayAttr>(entry.getValue());
+      else if (key == reasonName)
+        reasons = dyn_cast<ArrayAttr>(entry.getValue());
+      else if (key == derivationName)
+        derivations = dyn_cast<ArrayAttr>(entry.getValue());
+    }
     if (!decisions)
       continue;
-    auto reasons = op->getAttrOfType<ArrayAttr>(reasonName);
-    auto derivations = op->getAttrOfType<ArrayAttr>(derivationName);
     for (auto [index, id] : llvm::enumerate(graph.op(opId).results)) {
       FailureOr<RecordedDecision> entry =
           readEntry(op, passName, graph.value(id).name, at(decisions, index),

@@ -298,9 +298,10 @@ private:
 
 LogicalResult RematPartitionPass::partition(func::FuncOp joint,
                                             SymbolTable &symbols) {
-  // The plan is read from the IR, so the ops' cost facts are not needed.
-  FailureOr<std::unique_ptr<ImportedGraph>> importedOr =
-      buildGraph(joint, GraphDetail::Structure);
+  // The plan is read from the IR, so the ops' cost facts are not needed;
+  // after remat-plan in the same pipeline the graph it built is reused.
+  FailureOr<ImportedGraph *> importedOr =
+      getOrBuildGraph(joint, getAnalysisManager(), GraphDetail::Structure);
   if (failed(importedOr))
     return failure();
   const ImportedGraph &imported = **importedOr;
@@ -308,12 +309,19 @@ LogicalResult RematPartitionPass::partition(func::FuncOp joint,
   if (failed(planOr))
     return failure();
   const RecordedPlan &plan = *planOr;
-  absl::StatusOr<Classification> phasesOr = classify(imported.graph);
-  if (!phasesOr.ok())
-    return joint.emitError()
-           << "remat-partition: cannot split '" << joint.getName()
-           << "': " << std::string(phasesOr.status().message());
-  const Classification &phases = *phasesOr;
+  // remat-plan's classification of the same graph, when it left one.
+  JointGraphAnalysis *cached =
+      getCachedGraphAnalysis(joint, getAnalysisManager());
+  std::optional<Classification> computed;
+  if (!cached || !cached->classification) {
+    absl::StatusOr<Classification> phasesOr = classify(imported.graph);
+    if (!phasesOr.ok())
+      return joint.emitError()
+             << "remat-partition: cannot split '" << joint.getName()
+             << "': " << std::string(phasesOr.status().message());
+    computed = std::move(*phasesOr);
+  }
+  const Classification &phases = computed ? *computed : *cached->classification;
 
   std::string forwardName = (joint.getName() + "_forward").str();
   std::string backwardName = (joint.getName() + "_backward").str();

@@ -172,7 +172,8 @@ void RematPlanPass::runOnOperation() {
   request.policy = policy.getValue();
   request.allowInexactDerivation = allowInexactDerivation;
   for (FunctionOpInterface func : joint) {
-    FailureOr<std::unique_ptr<ImportedGraph>> imported = buildGraph(func);
+    FailureOr<ImportedGraph *> imported =
+        getOrBuildGraph(func, getAnalysisManager());
     if (failed(imported))
       return signalPassFailure();
     absl::StatusOr<Plan> plan =
@@ -185,6 +186,10 @@ void RematPlanPass::runOnOperation() {
     }
     if (failed(recordPlan(func, **imported, *plan, request)))
       return signalPassFailure();
+    // The planner classified this very graph; remat-partition reuses it.
+    if (JointGraphAnalysis *cached =
+            getCachedGraphAnalysis(func, getAnalysisManager()))
+      cached->classification = plan->classification;
     for (const ValueDecision &decision : plan->decisions) {
       if (decision.decision == Decision::Save)
         ++numSaved;
@@ -196,6 +201,9 @@ void RematPlanPass::runOnOperation() {
     if (emitRemarks)
       emitDecisionRemarks(func, **imported, *plan);
   }
+  // The plan only adds decision attributes, which the graph does not read:
+  // remat-report and remat-partition reuse it.
+  markAnalysesPreserved<JointGraphAnalysis>();
 }
 
 } // namespace

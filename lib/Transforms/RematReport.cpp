@@ -67,8 +67,9 @@ std::vector<std::string> tagNames(const Tags &tags) {
   return names;
 }
 
-FailureOr<FunctionReport> collect(FunctionOpInterface func) {
-  FailureOr<std::unique_ptr<ImportedGraph>> imported = buildGraph(func);
+FailureOr<FunctionReport> collect(FunctionOpInterface func,
+                                  AnalysisManager analyses) {
+  FailureOr<ImportedGraph *> imported = getOrBuildGraph(func, analyses);
   if (failed(imported))
     return failure();
   FailureOr<RecordedPlan> plan = readPlan(func, **imported, "remat-report");
@@ -89,7 +90,7 @@ FailureOr<FunctionReport> collect(FunctionOpInterface func) {
     row.dtype = sv(toString(value.type.dtype));
     row.bytes = value.type.bytes();
     row.decision = decisionSpelling(decision->decision).str();
-    row.reason = decision->reason;
+    row.reason = decision->reason.str();
     if (decision->derivation) {
       row.derivedFrom = decision->derivation->from;
       row.derivationKind = sv(toString(decision->derivation->kind));
@@ -300,7 +301,7 @@ struct RematReportPass final
     for (auto func : module.getOps<FunctionOpInterface>()) {
       if (!isJointFunction(func) || func.isExternal())
         continue;
-      FailureOr<FunctionReport> report = collect(func);
+      FailureOr<FunctionReport> report = collect(func, getAnalysisManager());
       if (failed(report))
         return signalPassFailure();
       reports.push_back(std::move(*report));

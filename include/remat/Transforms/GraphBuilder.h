@@ -16,10 +16,12 @@
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Pass/AnalysisManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -71,6 +73,37 @@ enum class GraphDetail { Full, Structure };
 mlir::FailureOr<std::unique_ptr<ImportedGraph>>
 buildGraph(mlir::FunctionOpInterface func,
            GraphDetail detail = GraphDetail::Full);
+
+/// The core graph of one joint function, cached as an MLIR analysis on the
+/// function so that remat-plan, remat-report and remat-partition in one
+/// pipeline build it once. The graph depends only on the function's ops,
+/// their types, locations and `remat.name`/tag/phase attributes, and on the
+/// argument and result roles; remat-plan and remat-report change none of
+/// them (they write decisions), so they keep the analysis; any other pass
+/// invalidates it unless it marks it preserved, as for any MLIR analysis.
+class JointGraphAnalysis {
+public:
+  explicit JointGraphAnalysis(mlir::Operation *) {}
+
+  /// Set by getOrBuildGraph once a build succeeded; null before.
+  std::unique_ptr<ImportedGraph> imported;
+  GraphDetail detail = GraphDetail::Structure;
+  /// classify(imported->graph), when a pass already computed it (remat-plan
+  /// keeps the planner's, which classifies the same graph).
+  std::optional<Classification> classification;
+};
+
+/// The graph of `func` at `detail` or more: the one cached in `analyses` (the
+/// pass's analysis manager, or one nested above `func`) when there is one,
+/// else built by buildGraph and cached there. A failed build caches nothing.
+mlir::FailureOr<ImportedGraph *>
+getOrBuildGraph(mlir::FunctionOpInterface func, mlir::AnalysisManager analyses,
+                GraphDetail detail = GraphDetail::Full);
+
+/// The cached analysis of `func` in `analyses`, if a pass built its graph and
+/// it was not invalidated since; null otherwise.
+JointGraphAnalysis *getCachedGraphAnalysis(mlir::FunctionOpInterface func,
+                                           mlir::AnalysisManager analyses);
 
 /// Whether `func` is marked as a joint training graph.
 bool isJointFunction(mlir::FunctionOpInterface func);

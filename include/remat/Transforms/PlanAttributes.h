@@ -52,7 +52,8 @@ struct RecordedDerivation {
 
 struct RecordedDecision {
   Decision decision = Decision::NotNeeded;
-  std::string reason;
+  /// The `remat.reason` text; it lives as long as the MLIRContext.
+  llvm::StringRef reason;
   std::optional<RecordedDerivation> derivation;
 };
 
