@@ -657,6 +657,47 @@ void dropUnreadEvaluations(const Graph &graph, Schedule &schedule) {
   }
 }
 
+/// The cheapest schedule there can be, when it fits: every op once, plus
+/// re-evaluations of the zero-cost ops that may repeat (views, mostly) just
+/// before each stage that reads them, so that their results are not held in
+/// between. It costs what running every op once costs, the least any
+/// schedule costs, so if it fits the budget it is optimal. The MILP can need
+/// a long search to find such a schedule when the budget is tight.
+Schedule zeroCostRematerialization(const Problem &problem) {
+  const int n = problem.size();
+  auto free = [&](int pos) {
+    return problem.recomputable[pos] && problem.costUs[pos] == 0;
+  };
+  Schedule schedule;
+  std::vector<int> mark(n, kNone);
+  std::vector<int> stack, replay;
+  for (int t = 0; t < n; ++t) {
+    replay.clear();
+    auto visit = [&](int operand) {
+      int producer = problem.values[operand].producer;
+      if (free(producer) && mark[producer] != t) {
+        mark[producer] = t;
+        stack.push_back(producer);
+      }
+    };
+    for (int operand : problem.operandsOf[t])
+      visit(operand);
+    while (!stack.empty()) {
+      int producer = stack.back();
+      stack.pop_back();
+      replay.push_back(producer);
+      for (int operand : problem.operandsOf[producer])
+        visit(operand);
+    }
+    // Position order is topological.
+    std::sort(replay.begin(), replay.end());
+    for (int pos : replay)
+      schedule.steps.push_back(problem.order[pos]);
+    schedule.steps.push_back(problem.order[t]);
+  }
+  return schedule;
+}
+
 /// Builds the result from a schedule and checks it against the simulator.
 absl::StatusOr<OptimalSolution>
 finish(const Graph &graph, const Classification &phases,
@@ -783,6 +824,16 @@ absl::StatusOr<OptimalSolution> solveOptimal(const Graph &graph,
   if (budgetBytes < lowerBound)
     return infeasibleBudget(graph, phases, costModel, problem, budgetBytes,
                             deadline);
+
+  // Re-evaluating only zero-cost ops is just as cheap; CBC can take long to
+  // find such a schedule under a tight budget.
+  Schedule zeroCost = zeroCostRematerialization(problem);
+  dropUnreadEvaluations(graph, zeroCost);
+  absl::StatusOr<SimulationResult> zeroCostSimulation =
+      simulate(graph, phases, zeroCost, costModel);
+  if (zeroCostSimulation.ok() && zeroCostSimulation->peakBytes <= budgetBytes)
+    return finish(graph, phases, costModel, problem, std::move(zeroCost),
+                  budgetBytes, /*provenOptimal=*/true);
   if (problem.size() > options.maxOps)
     return absl::FailedPreconditionError(
         absl::StrFormat("%s (at most %d ops are accepted)",
