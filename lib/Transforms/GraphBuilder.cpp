@@ -422,6 +422,7 @@ FailureOr<ImportedGraph *> getOrBuildGraph(FunctionOpInterface func,
   analysis.imported = std::move(*built);
   analysis.detail = detail;
   analysis.classification.reset();
+  analysis.unplannedAttrs.clear();
   return analysis.imported.get();
 }
 

@@ -91,7 +91,8 @@ DictionaryAttr replaceEntries(MLIRContext *context, DictionaryAttr attrs,
 
 LogicalResult recordPlan(FunctionOpInterface func,
                          const ImportedGraph &imported, const Plan &plan,
-                         const PlanRequest &request) {
+                         const PlanRequest &request,
+                         std::vector<DictionaryAttr> *unplannedAttrs) {
   MLIRContext *context = func.getContext();
   Builder builder(context);
   const Graph &graph = imported.graph;
@@ -160,6 +161,16 @@ LogicalResult recordPlan(FunctionOpInterface func,
     // attribute dictionary, which is rebuilt once per op.
     Operation *op = imported.opOf[opId];
     DictionaryAttr attrs = op->getRawDictionaryAttrs();
+    if (unplannedAttrs) {
+      unplannedAttrs->resize(graph.numOps());
+      auto isPlanEntry = [&](NamedAttribute entry) {
+        StringAttr key = entry.getName();
+        return key == decisionName || key == reasonName ||
+               key == derivationName;
+      };
+      (*unplannedAttrs)[opId] =
+          llvm::none_of(attrs, isPlanEntry) ? attrs : DictionaryAttr();
+    }
     const GraphOp &node = graph.op(opId);
     if (plan.classification.opPhase[opId] != Phase::Forward ||
         node.results.empty()) {

@@ -33,19 +33,29 @@ namespace {
 
 /// Attributes remat-plan leaves on ops; they describe the joint function and
 /// are dropped from the copies. They are dialect attributes, so they live in
-/// the op's attribute dictionary, which is rebuilt once, and only when it
-/// holds one of them (most ops, the backward ones, hold none).
+/// the op's attribute dictionary. When remat-plan ran in the same pipeline it
+/// kept each op's dictionary from before it added them (`unplanned`), which
+/// the copy gets back as is; otherwise the dictionary is rebuilt once, and
+/// only when it holds one of them (most ops, the backward ones, hold none).
 class PlanAttributeDropper {
 public:
-  explicit PlanAttributeDropper(MLIRContext *context)
+  PlanAttributeDropper(MLIRContext *context, ArrayRef<DictionaryAttr> unplanned)
       : names{StringAttr::get(context,
                               RematDialect::DecisionAttrHelper::getNameStr()),
               StringAttr::get(context,
                               RematDialect::ReasonAttrHelper::getNameStr()),
               StringAttr::get(
-                  context, RematDialect::DerivationAttrHelper::getNameStr())} {}
+                  context, RematDialect::DerivationAttrHelper::getNameStr())},
+        unplanned(unplanned) {}
 
-  void operator()(Operation *op) const {
+  /// `op` is a copy of the joint function's op `source`.
+  void operator()(Operation *op, OpId source) const {
+    if (source >= 0 && static_cast<size_t>(source) < unplanned.size() &&
+        unplanned[source]) {
+      // Filtering the plan entries out would unique this same dictionary.
+      op->setDiscardableAttrs(unplanned[source]);
+      return;
+    }
     DictionaryAttr attrs = op->getRawDictionaryAttrs();
     auto isPlanEntry = [&](NamedAttribute entry) {
       return llvm::is_contained(names, entry.getName());
@@ -64,6 +74,7 @@ public:
 
 private:
   StringAttr names[3];
+  ArrayRef<DictionaryAttr> unplanned;
 };
 
 /// Values an op reads: its operands and whatever its regions capture, each
@@ -193,8 +204,9 @@ LogicalResult BackwardBuilder::create(Value value) {
     mapping.map(value, *derived);
     return success();
   }
-  Operation *clone = builder.clone(*value.getDefiningOp(), mapping);
-  dropPlanAttributes(clone);
+  Operation *source = value.getDefiningOp();
+  Operation *clone = builder.clone(*source, mapping);
+  dropPlanAttributes(clone, imported.idOf(source));
   ++numRecomputedOps;
   return success();
 }
@@ -333,7 +345,10 @@ LogicalResult RematPartitionPass::partition(func::FuncOp joint,
                                   "rename it";
 
   Builder attrBuilder(joint.getContext());
-  PlanAttributeDropper dropPlanAttributes(joint.getContext());
+  PlanAttributeDropper dropPlanAttributes(
+      joint.getContext(), cached
+                              ? ArrayRef<DictionaryAttr>(cached->unplannedAttrs)
+                              : ArrayRef<DictionaryAttr>());
   Block &jointBlock = joint.getBody().front();
   Operation *terminator = jointBlock.getTerminator();
   auto resultRole = [&](unsigned index) {
@@ -408,7 +423,7 @@ LogicalResult RematPartitionPass::partition(func::FuncOp joint,
     for (auto [opId, op] : llvm::enumerate(imported.opOf)) {
       if (phases.opPhase[opId] != Phase::Forward)
         continue;
-      dropPlanAttributes(body.clone(*op, mapping));
+      dropPlanAttributes(body.clone(*op, mapping), static_cast<OpId>(opId));
     }
     SmallVector<Value> returned;
     for (Value value : forwardReturned) {
@@ -479,7 +494,7 @@ LogicalResult RematPartitionPass::partition(func::FuncOp joint,
       for (Value read : readsOf(op))
         if (failed(materializer.materialize(read)))
           return failure();
-      dropPlanAttributes(body.clone(*op, mapping));
+      dropPlanAttributes(body.clone(*op, mapping), static_cast<OpId>(opId));
     }
     SmallVector<Value> returned;
     for (Value gradient : gradients) {

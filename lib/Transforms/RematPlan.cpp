@@ -184,11 +184,14 @@ void RematPlanPass::runOnOperation() {
                         << message(plan.status());
       return signalPassFailure();
     }
-    if (failed(recordPlan(func, **imported, *plan, request)))
+    // The planner classified this very graph, and recordPlan sees each op's
+    // attributes before it adds the plan: remat-partition reuses both.
+    JointGraphAnalysis *cached =
+        getCachedGraphAnalysis(func, getAnalysisManager());
+    if (failed(recordPlan(func, **imported, *plan, request,
+                          cached ? &cached->unplannedAttrs : nullptr)))
       return signalPassFailure();
-    // The planner classified this very graph; remat-partition reuses it.
-    if (JointGraphAnalysis *cached =
-            getCachedGraphAnalysis(func, getAnalysisManager()))
+    if (cached)
       cached->classification = plan->classification;
     for (const ValueDecision &decision : plan->decisions) {
       if (decision.decision == Decision::Save)

@@ -13,6 +13,7 @@
 
 #include "remat/Core/Graph.h"
 
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -91,6 +92,10 @@ public:
   /// classify(imported->graph), when a pass already computed it (remat-plan
   /// keeps the planner's, which classifies the same graph).
   std::optional<Classification> classification;
+  /// Per OpId, the op's attribute dictionary without remat-plan's entries,
+  /// as remat-plan found it (null where unknown); remat-partition puts it on
+  /// its copies instead of filtering the entries out again.
+  std::vector<mlir::DictionaryAttr> unplannedAttrs;
 };
 
 /// The graph of `func` at `detail` or more: the one cached in `analyses` (the

@@ -38,9 +38,14 @@ struct PlanRequest {
 /// reason on every argument backward reads, and the `remat.plan` summary on
 /// the function. Fails (with an error on the function) if the plan lacks a
 /// decision for a forward value.
-mlir::LogicalResult recordPlan(mlir::FunctionOpInterface func,
-                               const ImportedGraph &imported, const Plan &plan,
-                               const PlanRequest &request);
+/// When `unplannedAttrs` is given it receives, per OpId, the op's attribute
+/// dictionary as it was without plan entries (null where the op already
+/// carried some, e.g. from an earlier plan): what remat-partition restores on
+/// its copies without rebuilding a dictionary.
+mlir::LogicalResult
+recordPlan(mlir::FunctionOpInterface func, const ImportedGraph &imported,
+           const Plan &plan, const PlanRequest &request,
+           std::vector<mlir::DictionaryAttr> *unplannedAttrs = nullptr);
 
 struct RecordedDerivation {
   std::string via; // name of result 0 of the op whose inverse rule is used
