@@ -13,6 +13,7 @@
 #include "remat/Transforms/Derivation.h"
 #include "remat/Transforms/GraphBuilder.h"
 #include "remat/Transforms/PlanAttributes.h"
+#include "remat/Transforms/ScheduleRealization.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -362,8 +363,29 @@ LogicalResult RematPartitionPass::partition(func::FuncOp joint,
     return role && role.getValue() == "tangent";
   };
 
+  // A recorded schedule (remat.schedule) is emitted event by event; without
+  // one the program is built from the per-value decisions.
+  std::vector<ValueId> outputIds, gradientIds;
+  for (auto [index, value] : llvm::enumerate(terminator->getOperands())) {
+    if (resultRole(index) == "output")
+      outputIds.push_back(imported.idOf(value));
+    else if (resultRole(index) == "grad")
+      gradientIds.push_back(imported.idOf(value));
+  }
+  FailureOr<std::optional<RecordedSchedule>> scheduleOr =
+      readSchedule(joint, imported, plan, phases, outputIds, gradientIds,
+                   "remat-partition");
+  if (failed(scheduleOr))
+    return failure();
+  const std::optional<RecordedSchedule> &schedule = *scheduleOr;
+  auto onClone = [&](Operation *clone, OpId source) {
+    dropPlanAttributes(clone, source);
+  };
+  std::vector<uint8_t> evaluated(schedule ? imported.graph.numOps() : 0, 0);
+
   FailureOr<std::vector<ValueId>> savedOr =
-      valuesPassedToBackward(imported, plan, terminator, resultRole);
+      schedule ? FailureOr<std::vector<ValueId>>(schedule->saved)
+               : valuesPassedToBackward(imported, plan, terminator, resultRole);
   if (failed(savedOr))
     return failure();
   std::vector<ValueId> saved = std::move(*savedOr);
@@ -420,10 +442,22 @@ LogicalResult RematPartitionPass::partition(func::FuncOp joint,
       if (!isTangent(i))
         mapping.map(joint.getArgument(i), block->getArgument(next++));
     OpBuilder body = OpBuilder::atBlockEnd(block);
-    for (auto [opId, op] : llvm::enumerate(imported.opOf)) {
-      if (phases.opPhase[opId] != Phase::Forward)
-        continue;
-      dropPlanAttributes(body.clone(*op, mapping), static_cast<OpId>(opId));
+    if (schedule) {
+      unsigned numForwardRecomputed = 0, numForwardDerivationOps = 0;
+      if (failed(emitScheduleEvents(
+              body, mapping, imported, plan, phases,
+              ArrayRef(schedule->events).take_front(schedule->backwardStart),
+              /*backward=*/false, evaluated, onClone, numForwardRecomputed,
+              numForwardDerivationOps)))
+        return failure();
+      numRecomputedOps += numForwardRecomputed;
+      numDerivationOps += numForwardDerivationOps;
+    } else {
+      for (auto [opId, op] : llvm::enumerate(imported.opOf)) {
+        if (phases.opPhase[opId] != Phase::Forward)
+          continue;
+        dropPlanAttributes(body.clone(*op, mapping), static_cast<OpId>(opId));
+      }
     }
     SmallVector<Value> returned;
     for (Value value : forwardReturned) {
@@ -437,11 +471,13 @@ LogicalResult RematPartitionPass::partition(func::FuncOp joint,
     }
     func::ReturnOp::create(body, loc, returned);
     // Forward ops whose results neither forward returns nor saves are
-    // recomputed in backward (or not needed): drop them.
-    for (Operation &op :
-         llvm::make_early_inc_range(llvm::reverse(block->getOperations())))
-      if (isOpTriviallyDead(&op))
-        op.erase();
+    // recomputed in backward (or not needed): drop them. A recorded schedule
+    // is emitted as it is, since its peak is the one the plan reports.
+    if (!schedule)
+      for (Operation &op :
+           llvm::make_early_inc_range(llvm::reverse(block->getOperations())))
+        if (isOpTriviallyDead(&op))
+          op.erase();
   }
 
   //===--- Backward: saved values, joint arguments -> gradients
@@ -486,6 +522,24 @@ LogicalResult RematPartitionPass::partition(func::FuncOp joint,
     for (unsigned i = 0, e = joint.getNumArguments(); i < e; ++i)
       mapping.map(joint.getArgument(i), block->getArgument(shift + i));
     OpBuilder body = OpBuilder::atBlockEnd(block);
+    if (schedule) {
+      unsigned numBackwardRecomputed = 0, numBackwardDerivationOps = 0;
+      if (failed(emitScheduleEvents(
+              body, mapping, imported, plan, phases,
+              ArrayRef(schedule->events).drop_front(schedule->backwardStart),
+              /*backward=*/true, evaluated, onClone, numBackwardRecomputed,
+              numBackwardDerivationOps)))
+        return failure();
+      SmallVector<Value> returned;
+      for (Value gradient : gradients)
+        returned.push_back(mapping.lookup(gradient));
+      func::ReturnOp::create(body, loc, returned);
+      numRecomputedOps += numBackwardRecomputed;
+      numDerivationOps += numBackwardDerivationOps;
+      symbols.insert(forward);
+      symbols.insert(backward);
+      return success();
+    }
     BackwardBuilder materializer(body, mapping, imported, plan, phases,
                                  dropPlanAttributes);
     for (auto [opId, op] : llvm::enumerate(imported.opOf)) {

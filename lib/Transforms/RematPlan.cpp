@@ -10,6 +10,7 @@
 #include "remat/Core/Planner.h"
 #include "remat/Transforms/GraphBuilder.h"
 #include "remat/Transforms/PlanAttributes.h"
+#include "remat/Transforms/ScheduleRealization.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -191,6 +192,9 @@ void RematPlanPass::runOnOperation() {
     if (failed(recordPlan(func, **imported, *plan, request,
                           cached ? &cached->unplannedAttrs : nullptr)))
       return signalPassFailure();
+    // A schedule its decisions cannot express (optimal, budget's refined
+    // schedules) goes on the function for remat-partition to emit as is.
+    recordSchedule(func, **imported, *plan);
     if (cached)
       cached->classification = plan->classification;
     for (const ValueDecision &decision : plan->decisions) {

@@ -229,7 +229,8 @@ LogicalResult RematDialect::verifyOperationAttribute(Operation *op,
     return verifyDerivation(op, attr.getValue());
   if (name == PlanAttrHelper::getNameStr() ||
       name == StageAttrHelper::getNameStr() ||
-      name == SavedValuesAttrHelper::getNameStr()) {
+      name == SavedValuesAttrHelper::getNameStr() ||
+      name == ScheduleAttrHelper::getNameStr()) {
     if (!isa<FunctionOpInterface>(op))
       return op->emitError() << "'" << name
                              << "' is only valid on a function";
@@ -242,6 +243,17 @@ LogicalResult RematDialect::verifyOperationAttribute(Operation *op,
                << "'remat.plan' must be a dictionary with at least strategy "
                   "(string), target (string) and peak_memory_bytes "
                   "(integer); it is written by -remat-plan";
+      return success();
+    }
+    if (name == ScheduleAttrHelper::getNameStr()) {
+      // Indices are checked against the function by remat-partition.
+      auto schedule = dyn_cast<DictionaryAttr>(attr.getValue());
+      if (!schedule || schedule.size() != 2 ||
+          !schedule.getAs<DenseI64ArrayAttr>("steps") ||
+          !schedule.getAs<IntegerAttr>("backward_start"))
+        return op->emitError()
+               << "'remat.schedule' must be {backward_start = <i64>, steps "
+                  "= array<i64: ...>}; it is written by -remat-plan";
       return success();
     }
     if (name == StageAttrHelper::getNameStr()) {
@@ -267,7 +279,8 @@ LogicalResult RematDialect::verifyOperationAttribute(Operation *op,
                          << "'; known: never_recompute, no_auto_recompute, "
                             "must_recompute, prefer_recompute, prefer_save, "
                             "name, graph, phase, fixed_time_us, decision, "
-                            "reason, derivation, plan, stage, saved_values";
+                            "reason, derivation, plan, stage, saved_values, "
+                            "schedule";
 }
 
 LogicalResult RematDialect::verifyRegionArgAttribute(Operation *op,

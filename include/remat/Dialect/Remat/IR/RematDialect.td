@@ -43,13 +43,15 @@ def Remat_Dialect : Dialect {
     // Written by remat-plan / remat-partition (lib/Transforms): per-result
     // decisions, reasons and derivations on ops (and on the arguments
     // backward reads), the plan summary on the function, and the stage and
-    // saved-value order of the partitioned functions.
+    // saved-value order of the partitioned functions; on the joint function,
+    // the plan's schedule when its decisions do not express it.
     "::mlir::ArrayAttr":$decision,
     "::mlir::ArrayAttr":$reason,
     "::mlir::ArrayAttr":$derivation,
     "::mlir::DictionaryAttr":$plan,
     "::mlir::StringAttr":$stage,
-    "::mlir::ArrayAttr":$saved_values
+    "::mlir::ArrayAttr":$saved_values,
+    "::mlir::DictionaryAttr":$schedule
   );
 
   let dependentDialects = ["::mlir::func::FuncDialect"];
