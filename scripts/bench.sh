@@ -195,7 +195,7 @@ for (graph, fraction, strategy), row in by_key.items():
         gap = (1 + float(budget["tdi"])) / (1 + float(row["tdi"])) - 1
         gaps.append((gap, graph, fraction))
 if gaps:
-    worst = max(gaps)
+    worst = max(gaps, key=lambda g: g[0])  # first of equals, as quality.cpp
     within = sum(1 for gap, _, _ in gaps if gap <= 0.01)
     targets.append("| budget vs optimal where optimal finishes | within 1%% "
                    "(relative) | %d of %d within 1%%; worst %.2f%% (%s at "
