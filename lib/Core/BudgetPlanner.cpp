@@ -762,89 +762,6 @@ BudgetAnchors anchorsOf(const std::vector<Candidate> &candidates) {
   return anchors;
 }
 
-/// What the walk of Materialize.cpp would report, read off a refined
-/// schedule: a forward value backward reads from a forward-section
-/// evaluation is saved; one re-evaluated in backward is recomputed (also if
-/// earlier backward reads used the forward copy, as for `optimal`); the ops
-/// re-evaluated in backward belong to the next needed value re-evaluated.
-WalkFacts factsFromSchedule(const PlanContext &context,
-                            const Schedule &schedule) {
-  const Graph &graph = context.graph;
-  const Constraints &constraints = context.constraints;
-  const size_t numValues = graph.numValues();
-  WalkFacts facts;
-  facts.readFromForward.assign(numValues, 0);
-  facts.recomputed.assign(numValues, 0);
-  facts.inputRead.assign(numValues, 0);
-  facts.owner.assign(numValues, kNoId);
-  const size_t boundary =
-      schedule.backwardStart.value_or(schedule.steps.size());
-  std::vector<uint8_t> backwardCopy(numValues, 0);
-  std::vector<OpId> pendingOps;
-  std::vector<ValueId> pendingSources;
-  auto read = [&](ValueId value, bool backward) {
-    if (!backward)
-      return;
-    if (graph.value(value).producer == kNoId) {
-      facts.inputRead[value] = 1;
-      return;
-    }
-    if (constraints.isForward[value] && !backwardCopy[value]) {
-      facts.readFromForward[value] = 1;
-      pendingSources.push_back(value);
-    }
-  };
-  size_t nextDerivation = 0;
-  for (size_t step = 0; step < schedule.steps.size(); ++step) {
-    for (; nextDerivation < schedule.derivations.size() &&
-           schedule.derivations[nextDerivation].beforeStep == step;
-         ++nextDerivation) {
-      const DerivationStep &derivation = schedule.derivations[nextDerivation];
-      for (ValueId value : derivation.reads)
-        read(value, step >= boundary);
-      backwardCopy[derivation.value] = step >= boundary;
-    }
-    const OpId op = schedule.steps[step];
-    const GraphOp &graphOp = graph.op(op);
-    const bool backward = step >= boundary;
-    for (ValueId operand : graphOp.operands)
-      read(operand, backward);
-    if (context.phases.opPhase[op] != Phase::Forward) {
-      pendingSources.clear();
-      pendingOps.clear();
-      continue;
-    }
-    for (ValueId result : graphOp.results)
-      backwardCopy[result] = backward;
-    if (!backward)
-      continue;
-    ValueId owner = kNoId;
-    for (ValueId result : graphOp.results) {
-      facts.recomputed[result] = 1;
-      if (owner == kNoId && constraints.needed[result])
-        owner = result;
-    }
-    pendingOps.push_back(op);
-    if (owner == kNoId)
-      continue;
-    for (OpId replayed : pendingOps) {
-      facts.replays.push_back({owner, replayed});
-      for (ValueId result : graph.op(replayed).results)
-        if (facts.owner[result] == kNoId)
-          facts.owner[result] = owner;
-    }
-    for (ValueId source : pendingSources)
-      if (facts.owner[source] == kNoId)
-        facts.owner[source] = owner;
-    pendingOps.clear();
-    pendingSources.clear();
-  }
-  for (ValueId value : context.phases.neededByBackward)
-    if (facts.recomputed[value])
-      facts.readFromForward[value] = 0;
-  return facts;
-}
-
 } // namespace
 
 std::vector<uint8_t> saveAllKeep(const PlanContext &context) {
@@ -944,20 +861,8 @@ absl::StatusOr<Plan> planFromBudgetSchedule(const PlanContext &context,
         "budget: the refined schedule peaks at ", simulation->peakBytes,
         " bytes, over the budget of ", *result.budgetBytes,
         " bytes (a planner bug; please report it with the graph)"));
-  WalkFacts facts = factsFromSchedule(context, schedule);
-  StrategyResult explained = result;
-  explained.keep = facts.readFromForward;
-  Plan plan;
-  plan.strategy = context.options.strategy;
-  plan.targetName = context.options.target.name;
-  plan.budgetBytes = result.budgetBytes;
-  plan.classification = context.phases;
-  explainDecisions(context, explained, facts, plan);
-  plan.schedule = schedule;
-  plan.simulation = *simulation;
-  for (const DerivationChoice &choice : result.derivations)
-    plan.usesInexactDerivation |= !choice.derivation.exact;
-  return plan;
+  return planFromSchedule(context, result, schedule, *simulation,
+                          ChainAttribution::NextNeededValue);
 }
 
 } // namespace remat::detail

@@ -238,6 +238,7 @@ absl::StatusOr<Plan> materializePlan(const PlanContext &context,
   plan.strategy = context.options.strategy;
   plan.targetName = context.options.target.name;
   plan.budgetBytes = result.budgetBytes;
+  plan.preferencesDropped = context.constraints.preferencesDropped;
   plan.classification = context.phases;
   explainDecisions(context, result, materialized.facts, plan);
   plan.schedule = std::move(materialized.schedule);

@@ -1,7 +1,8 @@
 //===- Planner.cpp - Save / recompute / derive planning -------------------===//
 //
-// Part of remat. Option parsing, the strategy dispatch, the conversion of an
-// `optimal` schedule into decisions, and the text form of a plan.
+// Part of remat. Option parsing, the strategy dispatch, the `optimal`
+// strategy (its schedule becomes a plan in ScheduleDecisions.cpp), and the
+// text form of a plan.
 //
 //===----------------------------------------------------------------------===//
 
@@ -178,6 +179,10 @@ std::string toText(const Plan &plan, const Graph &graph) {
       plan.simulation.totalTimeUs, plan.simulation.recomputeTimeUs,
       plan.simulation.numRecomputedEvaluations, plan.simulation.numDerivations,
       plan.usesInexactDerivation ? 1 : 0);
+  if (plan.preferencesDropped) {
+    text.pop_back();
+    text += " preferences_dropped=1\n";
+  }
   for (const ValueDecision &decision : plan.decisions) {
     absl::StrAppend(&text, "%", decision.value, " ");
     detail::appendDisplayName(text, graph, decision.value);
@@ -211,73 +216,19 @@ using namespace detail;
 /// recomputed if its producer is re-evaluated in backward before that read,
 /// else saved.
 absl::StatusOr<Plan> planFromOptimal(const PlanContext &context,
-                                     const OptimalSolution &solution,
+                                     OptimalSolution solution,
                                      int64_t budgetBytes) {
-  const Graph &graph = context.graph;
-  const Schedule &schedule = solution.schedule;
-  size_t boundary = schedule.steps.size();
-  for (size_t i = 0; i < schedule.steps.size(); ++i)
-    if (context.phases.opPhase[schedule.steps[i]] == Phase::Backward) {
-      boundary = i;
-      break;
-    }
-  const size_t numValues = graph.numValues();
-  WalkFacts facts;
-  facts.readFromForward.assign(numValues, 0);
-  facts.recomputed.assign(numValues, 0);
-  facts.inputRead.assign(numValues, 0);
-  facts.owner.assign(numValues, kNoId);
-  // Per value, the last backward re-evaluation of its producer: the
-  // decision's chain.
-  std::vector<OpId> replayedBy(numValues, kNoId);
-  std::vector<uint8_t> inBackwardInstance(numValues, 0);
-  const FlatGraph &flat = context.flat;
-  for (size_t i = 0; i < schedule.steps.size(); ++i) {
-    const OpId opId = schedule.steps[i];
-    bool backward = i >= boundary;
-    if (backward)
-      for (ValueId operand : flat.operands(opId)) {
-        if (flat.isInput(operand)) {
-          facts.inputRead[operand] = 1;
-          continue;
-        }
-        if (context.constraints.isForward[operand] &&
-            !inBackwardInstance[operand])
-          facts.readFromForward[operand] = 1;
-      }
-    if (backward && context.phases.opPhase[opId] == Phase::Forward)
-      for (ValueId result : flat.results(opId)) {
-        inBackwardInstance[result] = 1;
-        facts.recomputed[result] = 1;
-        replayedBy[result] = opId;
-      }
-  }
-  for (size_t id = 0; id < numValues; ++id)
-    if (replayedBy[id] != kNoId)
-      facts.replays.emplace_back(static_cast<ValueId>(id), replayedBy[id]);
-  // A value held from forward for its first backward reads and re-evaluated
-  // for later ones counts as recomputed (the schedule does recompute it).
-  for (ValueId value : context.phases.neededByBackward)
-    if (facts.recomputed[value])
-      facts.readFromForward[value] = 0;
-  StrategyResult result;
-  result.keep = facts.readFromForward;
-  result.budgetBytes = budgetBytes;
-  absl::StatusOr<SimulationResult> simulation = simulateFlat(
-      graph, context.flat, context.phases, schedule, context.tables);
+  absl::StatusOr<SimulationResult> simulation =
+      simulateFlat(context.graph, context.flat, context.phases,
+                   solution.schedule, context.tables);
   if (!simulation.ok())
     return absl::InternalError(
         absl::StrCat("the optimal schedule does not simulate: ",
                      simulation.status().message()));
-  Plan plan;
-  plan.strategy = Strategy::Optimal;
-  plan.targetName = context.options.target.name;
-  plan.budgetBytes = budgetBytes;
-  plan.classification = context.phases;
-  explainDecisions(context, result, facts, plan);
-  plan.schedule = schedule;
-  plan.simulation = *simulation;
-  return plan;
+  StrategyResult result;
+  result.budgetBytes = budgetBytes;
+  return planFromSchedule(context, result, std::move(solution.schedule),
+                          *simulation, ChainAttribution::LastEvaluation);
 }
 
 absl::StatusOr<Plan> planOptimal(const PlanContext &context) {
@@ -310,7 +261,7 @@ absl::StatusOr<Plan> planOptimal(const PlanContext &context) {
       graph, context.phases, budgetBytes, context.costModel, optimalOptions);
   if (!solution.ok())
     return solution.status();
-  return planFromOptimal(context, *solution, budgetBytes);
+  return planFromOptimal(context, std::move(*solution), budgetBytes);
 }
 
 } // namespace

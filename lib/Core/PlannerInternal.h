@@ -188,6 +188,36 @@ struct BudgetAnchors {
 absl::StatusOr<BudgetAnchors> computeBudgetAnchors(const PlanContext &context);
 int64_t resolveBudget(const MemoryBudget &budget, const BudgetAnchors &anchors);
 
+/// How `factsFromSchedule` turns the forward ops a schedule re-evaluates in
+/// backward into recompute chains and owners.
+enum class ChainAttribution : uint8_t {
+  /// `optimal`: a MILP schedule may re-evaluate an op several times, in any
+  /// order; every value re-evaluated gets its producer's last backward
+  /// re-evaluation as its chain, and no owner.
+  LastEvaluation,
+  /// `budget`: a refined schedule places each split's replays just before
+  /// the read they serve, as Materialize.cpp does; the ops re-evaluated since
+  /// the last backward op belong to (and the kept values they read are owned
+  /// by) the next needed value re-evaluated.
+  NextNeededValue,
+};
+
+/// What the walk of Materialize.cpp would report, read off a given schedule
+/// (ScheduleDecisions.cpp): a forward value backward reads from its forward
+/// evaluation is saved; one whose producer is re-evaluated in backward is
+/// recomputed, also if earlier backward reads used the forward copy. The
+/// backward section starts as the simulator starts it.
+WalkFacts factsFromSchedule(const PlanContext &context,
+                            const Schedule &schedule,
+                            ChainAttribution attribution);
+
+/// The plan of a strategy that produced `schedule` itself (optimal, budget's
+/// refined schedules): decisions and reasons read off the schedule, with the
+/// derivations and budget of `result` and the given simulation.
+Plan planFromSchedule(const PlanContext &context, const StrategyResult &result,
+                      Schedule schedule, const SimulationResult &simulation,
+                      ChainAttribution attribution);
+
 /// The `budget` strategy: sets `budgetBytes` of the result.
 absl::StatusOr<StrategyResult> planBudget(const PlanContext &context);
 /// The plan of a `budget` result that carries a schedule: simulated,

@@ -123,6 +123,8 @@ TEST(PreferTags, BudgetDropsPreferencesOnlyWhenNothingElseFits) {
                                 saveAll.simulation.peakBytes, 0};
   Plan roomy = test::planOrDie(graph, options);
   EXPECT_EQ(roomy.simulation.numRecomputedEvaluations, 0);
+  EXPECT_FALSE(roomy.preferencesDropped);
+  EXPECT_FALSE(contains(toText(roomy, graph), "preferences_dropped"));
 
   // The smallest budget the untagged layer meets needs recomputation; the
   // tagged layer meets it too, by dropping the preferences, and says so.
@@ -141,6 +143,14 @@ TEST(PreferTags, BudgetDropsPreferencesOnlyWhenNothingElseFits) {
                             "its prefer_save tag yields, as no plan "
                             "honouring the prefer_* tags fits the budget");
   EXPECT_TRUE(explained);
+  // The plan records it too, and its text form says so in the header.
+  EXPECT_TRUE(tight.preferencesDropped);
+  std::string text = toText(tight, graph);
+  EXPECT_EQ(text.substr(0, text.find('\n')).rfind(" preferences_dropped=1"),
+            text.find('\n') - std::string(" preferences_dropped=1").size())
+      << text;
+  // The untagged layer has nothing to drop.
+  EXPECT_FALSE(lowest.preferencesDropped);
 }
 
 } // namespace

@@ -133,6 +133,10 @@ struct Plan {
   Schedule schedule;
   SimulationResult simulation;
   bool usesInexactDerivation = false;
+  /// Set by `budget` when no plan honouring the prefer_recompute/prefer_save
+  /// tags fits the budget and the plan was made without them (the reasons of
+  /// the values whose preference yielded say so too).
+  bool preferencesDropped = false;
   /// The recompute chains of all decisions, back to back.
   std::vector<OpId> recomputeOps;
   /// The reasons of all decisions, back to back.
@@ -157,7 +161,9 @@ struct Plan {
 
 /// A stable text form of a plan: a header line, one line per decision
 /// (`%id name decision: reason`), the schedule and the simulation. Equal
-/// plans print equal bytes; reports and determinism tests use it.
+/// plans print equal bytes; reports and determinism tests use it. The header
+/// ends with ` preferences_dropped=1` only when the plan dropped prefer_* tags
+/// (so the text of every other plan is unchanged).
 std::string toText(const Plan &plan, const Graph &graph);
 
 /// Plans `graph`. Errors (absl::Status) name what is wrong and how to fix
