@@ -234,6 +234,9 @@ LogicalResult recordPlan(FunctionOpInterface func,
   if (!request.policy.empty())
     summary.push_back(
         builder.getNamedAttr("policy", builder.getStringAttr(request.policy)));
+  if (plan.preferencesDropped)
+    summary.push_back(builder.getNamedAttr("preferences_dropped",
+                                           builder.getBoolAttr(true)));
   func->setAttr(RematDialect::PlanAttrHelper::getNameStr(),
                 builder.getDictionaryAttr(summary));
   return success();

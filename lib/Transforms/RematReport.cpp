@@ -173,6 +173,8 @@ void writeJson(llvm::json::OStream &json, const FunctionReport &report) {
                    boolField(s, "allow_inexact_derivation"));
     json.attribute("uses_inexact_derivation",
                    boolField(s, "uses_inexact_derivation"));
+    json.attribute("preferences_dropped",
+                   boolField(s, "preferences_dropped"));
     json.attributeArray("values", [&] {
       for (const ValueRow &row : report.values) {
         json.object([&] {
@@ -264,7 +266,11 @@ void writeText(llvm::raw_ostream &os, const FunctionReport &report) {
      << "\n";
   os << "  inexact derivation:  "
      << (boolField(s, "allow_inexact_derivation") ? "allowed" : "not allowed")
-     << (boolField(s, "uses_inexact_derivation") ? ", used" : "") << "\n\n";
+     << (boolField(s, "uses_inexact_derivation") ? ", used" : "") << "\n";
+  if (boolField(s, "preferences_dropped"))
+    os << "  prefer_* tags:       dropped (no plan honouring them fits the "
+          "budget)\n";
+  os << "\n";
 
   std::vector<std::array<std::string, 6>> rows;
   rows.push_back({"VALUE", "DECISION", "BYTES", "SHAPE", "OP", "REASON"});

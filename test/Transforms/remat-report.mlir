@@ -33,6 +33,7 @@
 // JSON-NEXT:     "total_duration_increase": {{[0-9.e+-]+}},
 // JSON-NEXT:     "allow_inexact_derivation": false,
 // JSON-NEXT:     "uses_inexact_derivation": false,
+// JSON-NEXT:     "preferences_dropped": false,
 // JSON-NEXT:     "values": [
 // JSON-NEXT:       {
 // JSON-NEXT:         "name": "%arg0",
