@@ -173,8 +173,7 @@ void writeJson(llvm::json::OStream &json, const FunctionReport &report) {
                    boolField(s, "allow_inexact_derivation"));
     json.attribute("uses_inexact_derivation",
                    boolField(s, "uses_inexact_derivation"));
-    json.attribute("preferences_dropped",
-                   boolField(s, "preferences_dropped"));
+    json.attribute("preferences_dropped", boolField(s, "preferences_dropped"));
     json.attributeArray("values", [&] {
       for (const ValueRow &row : report.values) {
         json.object([&] {

@@ -145,10 +145,11 @@ TEST(PreferTags, BudgetDropsPreferencesOnlyWhenNothingElseFits) {
   EXPECT_TRUE(explained);
   // The plan records it too, and its text form says so in the header.
   EXPECT_TRUE(tight.preferencesDropped);
-  std::string text = toText(tight, graph);
-  EXPECT_EQ(text.substr(0, text.find('\n')).rfind(" preferences_dropped=1"),
-            text.find('\n') - std::string(" preferences_dropped=1").size())
-      << text;
+  const std::string text = toText(tight, graph);
+  const std::string header = text.substr(0, text.find('\n'));
+  const std::string flag = " preferences_dropped=1";
+  ASSERT_GT(header.size(), flag.size());
+  EXPECT_EQ(header.substr(header.size() - flag.size()), flag) << header;
   // The untagged layer has nothing to drop.
   EXPECT_FALSE(lowest.preferencesDropped);
 }
