@@ -106,12 +106,19 @@ private:
         stack_.back().second = true;
         if (constraints_.needed[value])
           owners_.push_back(value);
+        // Reads are pushed last to first so that they are re-created first
+        // to last: the order remat-partition emits them in, so that the
+        // partitioned program runs this schedule.
         if (int32_t index = derivedIndex(value); index >= 0) {
-          for (ValueId source : result_.derivations[index].derivation.from)
-            push(source);
+          const std::vector<ValueId> &from =
+              result_.derivations[index].derivation.from;
+          for (auto it = from.rbegin(); it != from.rend(); ++it)
+            push(*it);
         } else {
-          for (ValueId operand : flat_.operands(flat_.producer[value]))
-            push(operand);
+          absl::Span<const ValueId> operands =
+              flat_.operands(flat_.producer[value]);
+          for (auto it = operands.rbegin(); it != operands.rend(); ++it)
+            push(*it);
         }
         continue;
       }

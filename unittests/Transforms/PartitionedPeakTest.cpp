@@ -55,27 +55,26 @@ protected:
     ASSERT_TRUE(succeeded(passes.run(module)));
   }
 
-  /// The simulated peak of @<name>_forward then @<name>_backward, as a
-  /// schedule of the joint function @<name> (kept by keep-joint=true).
-  int64_t programPeak(ModuleOp module, llvm::StringRef name) {
+  /// The op sequence of @<name>_forward then @<name>_backward, as a schedule
+  /// of the joint function @<name> (kept by keep-joint=true).
+  remat::Schedule programSchedule(ModuleOp module, llvm::StringRef name) {
     auto joint = module.lookupSymbol<func::FuncOp>(name);
     auto forward = module.lookupSymbol<func::FuncOp>((name + "_forward").str());
     auto backward =
         module.lookupSymbol<func::FuncOp>((name + "_backward").str());
     EXPECT_TRUE(joint && forward && backward);
+    remat::Schedule schedule;
     if (!joint || !forward || !backward)
-      return -1;
+      return schedule;
     FailureOr<std::unique_ptr<remat::ImportedGraph>> imported =
         remat::buildGraph(joint);
     EXPECT_TRUE(succeeded(imported));
     if (failed(imported))
-      return -1;
-    const remat::Graph &graph = (*imported)->graph;
+      return schedule;
     llvm::DenseMap<Location, remat::OpId> opAt;
     for (auto [id, op] : llvm::enumerate((*imported)->opOf))
       EXPECT_TRUE(opAt.try_emplace(op->getLoc(), id).second)
           << "two joint ops share a location";
-    remat::Schedule schedule;
     auto append = [&](func::FuncOp func) {
       for (Operation &op : func.getBody().front().without_terminator()) {
         auto it = opAt.find(op.getLoc());
@@ -87,6 +86,18 @@ protected:
     append(forward);
     schedule.backwardStart = schedule.steps.size();
     append(backward);
+    return schedule;
+  }
+
+  /// The simulated peak of programSchedule(module, name).
+  int64_t programPeak(ModuleOp module, llvm::StringRef name) {
+    remat::Schedule schedule = programSchedule(module, name);
+    auto joint = module.lookupSymbol<func::FuncOp>(name);
+    FailureOr<std::unique_ptr<remat::ImportedGraph>> imported =
+        remat::buildGraph(joint);
+    if (schedule.steps.empty() || failed(imported))
+      return -1;
+    const remat::Graph &graph = (*imported)->graph;
     absl::StatusOr<remat::Classification> phases = remat::classify(graph);
     EXPECT_TRUE(phases.ok());
     if (!phases.ok())
@@ -185,6 +196,55 @@ TEST_F(PartitionedPeakTest, OptimalOnTheSmallExamplesPeaksAtTheReportedPeak) {
     run(*module, "remat-plan{strategy=optimal memory-budget=0.5},"
                  "remat-partition{keep-joint=true}");
     EXPECT_EQ(programPeak(*module, name), reportedPeak(*module, name));
+  }
+}
+
+// The strategies whose plans are decisions (no recorded schedule): the
+// program remat-partition builds from the decisions runs the plan's own
+// schedule, recomputations in the same order included, so it peaks where the
+// plan says.
+TEST_F(PartitionedPeakTest, EveryStrategyOnTheExamplesRunsThePlannedSchedule) {
+  for (llvm::StringRef path :
+       {"/small/llama2_decoder_layer.mlir", "/small/gpt_layer_dropout.mlir",
+        "/llama2_decoder_layer.mlir", "/gpt_layer_dropout.mlir"}) {
+    for (remat::Strategy strategy :
+         {remat::Strategy::SaveAll, remat::Strategy::RecomputeAll,
+          remat::Strategy::MinCut, remat::Strategy::Budget}) {
+      std::string option =
+          "strategy=" + std::string(remat::toString(strategy));
+      if (strategy == remat::Strategy::Budget)
+        option += " memory-budget=0.5";
+      SCOPED_TRACE((path + " " + option).str());
+      OwningOpRef<ModuleOp> module =
+          parseFile((llvm::Twine(REMAT_EXAMPLES_DIR) + path).str());
+      ASSERT_TRUE(module);
+      llvm::StringRef name = path.rsplit('/').second.drop_back(5);
+      auto joint = module->lookupSymbol<func::FuncOp>(name);
+      ASSERT_TRUE(joint);
+      // The plan the pass makes, from the core API on the same graph.
+      FailureOr<std::unique_ptr<remat::ImportedGraph>> imported =
+          remat::buildGraph(joint);
+      ASSERT_TRUE(succeeded(imported));
+      remat::PlanOptions options;
+      options.strategy = strategy;
+      if (strategy == remat::Strategy::Budget)
+        options.budget = *remat::parseMemoryBudget("0.5");
+      absl::StatusOr<remat::Plan> plan =
+          remat::planRematerialization((*imported)->graph, options);
+      ASSERT_TRUE(plan.ok()) << plan.status().message();
+
+      run(*module, "remat-plan{" + option + "},remat-partition{keep-joint=true}");
+      ASSERT_FALSE((*module)->getAttr("remat.schedule") ||
+                   joint->getAttr("remat.schedule"))
+          << "expected a plan its decisions express";
+      remat::Schedule program = programSchedule(*module, name);
+      EXPECT_EQ(program.steps, plan->schedule.steps);
+      if (plan->schedule.backwardStart) {
+        EXPECT_EQ(program.backwardStart, plan->schedule.backwardStart);
+      }
+      EXPECT_EQ(programPeak(*module, name), reportedPeak(*module, name));
+      EXPECT_EQ(reportedPeak(*module, name), plan->simulation.peakBytes);
+    }
   }
 }
 
