@@ -230,6 +230,16 @@ absl::StatusOr<SimulationResult> simulateKeep(const PlanContext &context,
                       materialized.schedule, context.tables);
 }
 
+Plan emptyPlan(const PlanContext &context, const StrategyResult &result) {
+  Plan plan;
+  plan.strategy = context.options.strategy;
+  plan.targetName = context.options.target.name;
+  plan.budgetBytes = result.budgetBytes;
+  plan.preferencesDropped = context.constraints.preferencesDropped;
+  plan.classification = context.phases;
+  return plan;
+}
+
 absl::StatusOr<Plan> materializePlan(const PlanContext &context,
                                      const StrategyResult &result) {
   Materialized materialized = BackwardWalker(context, result).run();
@@ -241,12 +251,7 @@ absl::StatusOr<Plan> materializePlan(const PlanContext &context,
         "the planner built a schedule the simulator rejects (a planner bug; "
         "please report it with the graph): ",
         simulation.status().message()));
-  Plan plan;
-  plan.strategy = context.options.strategy;
-  plan.targetName = context.options.target.name;
-  plan.budgetBytes = result.budgetBytes;
-  plan.preferencesDropped = context.constraints.preferencesDropped;
-  plan.classification = context.phases;
+  Plan plan = emptyPlan(context, result);
   explainDecisions(context, result, materialized.facts, plan);
   plan.schedule = std::move(materialized.schedule);
   plan.simulation = *simulation;

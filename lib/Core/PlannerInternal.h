@@ -155,6 +155,10 @@ absl::StatusOr<Plan> materializePlan(const PlanContext &context,
 void explainDecisions(const PlanContext &context, const StrategyResult &result,
                       const WalkFacts &facts, Plan &plan);
 
+/// A plan with the plan-level facts of `context` and `result` (strategy,
+/// target, budget, dropped preferences, classification) and nothing else.
+Plan emptyPlan(const PlanContext &context, const StrategyResult &result);
+
 /// Only the schedule and its simulation, for strategies that compare many
 /// candidate plans (budget). Same schedule as materializePlan.
 absl::StatusOr<SimulationResult> simulateKeep(const PlanContext &context,

@@ -130,12 +130,7 @@ Plan planFromSchedule(const PlanContext &context, const StrategyResult &result,
   explained.keep = facts.readFromForward;
   explained.derivations = result.derivations;
   explained.budgetBytes = result.budgetBytes;
-  Plan plan;
-  plan.strategy = context.options.strategy;
-  plan.targetName = context.options.target.name;
-  plan.budgetBytes = result.budgetBytes;
-  plan.preferencesDropped = context.constraints.preferencesDropped;
-  plan.classification = context.phases;
+  Plan plan = emptyPlan(context, result);
   explainDecisions(context, explained, facts, plan);
   plan.schedule = std::move(schedule);
   plan.simulation = simulation;

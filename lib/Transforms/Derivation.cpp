@@ -176,22 +176,29 @@ FailureOr<Value> emitUpstream(OpBuilder &b, Location loc, Operation *via,
 
 } // namespace
 
-FailureOr<Value> emitDerivation(OpBuilder &builder, Operation *via,
-                                unsigned recoveredOperand, InverseKind kind,
-                                Value result, ArrayRef<Value> others,
-                                unsigned &numOps) {
-  Type type = via->getOperand(recoveredOperand).getType();
+LogicalResult emitDerivation(OpBuilder &builder, IRMapping &mapping,
+                             Operation *via, unsigned recoveredOperand,
+                             InverseKind kind, unsigned &numOps) {
+  // others[recoveredOperand] is the value being recovered: not there yet.
+  SmallVector<Value> others;
+  for (Value operand : via->getOperands())
+    others.push_back(mapping.lookupOrNull(operand));
+  Value result = mapping.lookup(via->getResult(0));
+  Value recovered = via->getOperand(recoveredOperand);
   Location loc = via->getLoc();
   Block *block = builder.getInsertionBlock();
   size_t before = block->getOperations().size();
   FailureOr<Value> derived =
       isa_and_nonnull<RematDialect>(via->getDialect())
           ? emitRemat(builder, loc, via, recoveredOperand, kind, result, others,
-                      type)
+                      recovered.getType())
           : emitUpstream(builder, loc, via, recoveredOperand, kind, result,
-                         others, type);
-  numOps = static_cast<unsigned>(block->getOperations().size() - before);
-  return derived;
+                         others, recovered.getType());
+  numOps += static_cast<unsigned>(block->getOperations().size() - before);
+  if (failed(derived))
+    return failure();
+  mapping.map(recovered, *derived);
+  return success();
 }
 
 } // namespace remat

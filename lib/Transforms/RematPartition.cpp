@@ -190,21 +190,10 @@ LogicalResult BackwardBuilder::create(Value value) {
   FailureOr<Derive> derive = derivationOf(value);
   if (failed(derive))
     return failure();
-  if (derive->via) {
-    Operation *via = derive->via;
-    SmallVector<Value> others;
-    for (Value operand : via->getOperands())
-      others.push_back(mapping.lookupOrNull(operand));
-    unsigned emitted = 0;
-    FailureOr<Value> derived = emitDerivation(
-        builder, via, derive->recorded->operand, derive->recorded->kind,
-        mapping.lookup(via->getResult(0)), others, emitted);
-    if (failed(derived))
-      return failure();
-    numDerivationOps += emitted;
-    mapping.map(value, *derived);
-    return success();
-  }
+  if (derive->via)
+    return emitDerivation(builder, mapping, derive->via,
+                          derive->recorded->operand, derive->recorded->kind,
+                          numDerivationOps);
   Operation *source = value.getDefiningOp();
   Operation *clone = builder.clone(*source, mapping);
   dropPlanAttributes(clone, imported.idOf(source));

@@ -438,17 +438,9 @@ emitScheduleEvents(OpBuilder &builder, IRMapping &mapping,
     const RecordedDerivation &recorded =
         *plan.decisions[event.derived]->derivation;
     Operation *via = viaOp(imported, recorded, value);
-    SmallVector<Value> others;
-    for (Value operand : via->getOperands())
-      others.push_back(mapping.lookupOrNull(operand));
-    unsigned emitted = 0;
-    FailureOr<Value> derived =
-        emitDerivation(builder, via, recorded.operand, recorded.kind,
-                       mapping.lookup(via->getResult(0)), others, emitted);
-    if (failed(derived))
+    if (failed(emitDerivation(builder, mapping, via, recorded.operand,
+                              recorded.kind, numDerivationOps)))
       return failure();
-    numDerivationOps += emitted;
-    mapping.map(value, *derived);
   }
   return success();
 }

@@ -11,24 +11,25 @@
 #include "remat/Core/Graph.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 
 namespace remat {
 
 /// Emits, at `builder`'s insertion point, the ops that recover operand
-/// `recoveredOperand` of `via` through `kind`:
-///   `result` is (the backward copy of) `via`'s result 0, and
-///   `others[i]` is (the backward copy of) `via`'s operand i for every
-///   operand other than the recovered one (others[recoveredOperand] unused).
-/// The result has `via->getOperand(recoveredOperand)`'s type. remat ops are
-/// emitted when `via` is a remat op, arith/math/tensor/linalg ops otherwise.
-/// Returns the number of ops emitted through `numOps`. Fails with an error on
-/// `via` when the rule cannot be expressed for this op.
-mlir::FailureOr<mlir::Value>
-emitDerivation(mlir::OpBuilder &builder, mlir::Operation *via,
-               unsigned recoveredOperand, InverseKind kind, mlir::Value result,
-               llvm::ArrayRef<mlir::Value> others, unsigned &numOps);
+/// `recoveredOperand` of `via` through `kind`, from the copies `mapping`
+/// holds of `via`'s result 0 and of its other operands, and maps that
+/// operand to the recovered value. The result has
+/// `via->getOperand(recoveredOperand)`'s type. remat ops are emitted when
+/// `via` is a remat op, arith/math/tensor/linalg ops otherwise. Adds the
+/// number of ops emitted to `numOps`. Fails with an error on `via` when the
+/// rule cannot be expressed for this op.
+mlir::LogicalResult emitDerivation(mlir::OpBuilder &builder,
+                                   mlir::IRMapping &mapping,
+                                   mlir::Operation *via,
+                                   unsigned recoveredOperand, InverseKind kind,
+                                   unsigned &numOps);
 
 } // namespace remat
 
