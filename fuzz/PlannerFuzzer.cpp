@@ -290,6 +290,23 @@ void checkRunnable(const Graph &graph, const Plan &plan) {
            graph, &plan);
 }
 
+/// Fails if a value of `op` that is not a function result is saved or
+/// derived. A function result is live to the end anyway: holding it is free,
+/// so the planner keeps it rather than replay it (docs/Planner.md).
+void failIfKept(const Graph &graph, const Plan &plan, const GraphOp &op,
+                const std::string &tag, const std::string &context) {
+  for (ValueId result : op.results) {
+    if (graph.value(result).outputRole != OutputRole::None)
+      continue;
+    const ValueDecision *decision = plan.find(result);
+    if (decision && (decision->decision == Decision::Save ||
+                     decision->decision == Decision::Derive))
+      fail(tag + " value %" + std::to_string(result) + " is " +
+               std::string(toString(decision->decision)) + context,
+           graph, &plan);
+  }
+}
+
 bool isSixteenBitFloat(DType type) {
   return type == DType::F16 || type == DType::BF16;
 }
@@ -356,16 +373,7 @@ void checkPreferences(const Graph &graph, const PlanOptions &options,
     if (!op.tags.preferRecompute || op.tags.neverRecompute ||
         (random && !readsRng))
       continue;
-    for (ValueId result : op.results) {
-      if (graph.value(result).outputRole != OutputRole::None)
-        continue;
-      const ValueDecision *decision = plan.find(result);
-      if (decision && (decision->decision == Decision::Save ||
-                       decision->decision == Decision::Derive))
-        fail("prefer_recompute value %" + std::to_string(result) + " is " +
-                 std::string(toString(decision->decision)) + " under min-cut",
-             graph, &plan);
-    }
+    failIfKept(graph, plan, op, "prefer_recompute", " under min-cut");
   }
 }
 
@@ -450,18 +458,7 @@ void checkPlan(const Graph &graph, const PlanOptions &options,
            graph, &plan);
     if (!op.tags.mustRecompute)
       continue;
-    for (ValueId result : op.results) {
-      // A function result is live to the end anyway: holding it is free, so
-      // the planner keeps it rather than replay it (docs/Planner.md).
-      if (graph.value(result).outputRole != OutputRole::None)
-        continue;
-      const ValueDecision *decision = plan.find(result);
-      if (decision && (decision->decision == Decision::Save ||
-                       decision->decision == Decision::Derive))
-        fail("must_recompute value %" + std::to_string(result) + " is " +
-                 std::string(toString(decision->decision)),
-             graph, &plan);
-    }
+    failIfKept(graph, plan, op, "must_recompute", "");
   }
 
   checkPreferences(graph, options, plan);
