@@ -28,16 +28,7 @@ WalkFacts factsFromSchedule(const PlanContext &context,
   facts.inputRead.assign(numValues, 0);
   facts.owner.assign(numValues, kNoId);
   // The backward section starts where the simulator starts it.
-  size_t boundary = schedule.steps.size();
-  if (schedule.backwardStart) {
-    boundary = std::min(*schedule.backwardStart, schedule.steps.size());
-  } else {
-    for (size_t i = 0; i < schedule.steps.size(); ++i)
-      if (context.phases.opPhase[schedule.steps[i]] == Phase::Backward) {
-        boundary = i;
-        break;
-      }
-  }
+  const size_t boundary = backwardBoundary(schedule, context.phases);
   // Whether the latest copy of a value was made in the backward section.
   std::vector<uint8_t> backwardCopy(numValues, 0);
   // LastEvaluation: per value, the last backward re-evaluation of its

@@ -45,6 +45,17 @@ int64_t saturatingAdd(int64_t a, int64_t b) {
 
 } // namespace
 
+size_t backwardBoundary(const Schedule &schedule,
+                        const Classification &phases) {
+  const size_t numSteps = schedule.steps.size();
+  if (schedule.backwardStart)
+    return std::min(*schedule.backwardStart, numSteps);
+  for (size_t i = 0; i < numSteps; ++i)
+    if (phases.opPhase[schedule.steps[i]] == Phase::Backward)
+      return i;
+  return numSteps;
+}
+
 SimulationTables buildSimulationTables(const Graph &graph,
                                        const CostModel &costModel) {
   SimulationTables tables;
@@ -151,16 +162,7 @@ detail::simulateFlat(const Graph &graph, const FlatGraph &flat,
         "the schedule has %d steps and derivations; the simulator handles at "
         "most %d: plan the graph in parts",
         numEvents, kMaxEvents));
-  size_t boundaryStep = numSteps;
-  if (schedule.backwardStart) {
-    boundaryStep = std::min(*schedule.backwardStart, numSteps);
-  } else {
-    for (size_t i = 0; i < numSteps; ++i)
-      if (phases.opPhase[schedule.steps[i]] == Phase::Backward) {
-        boundaryStep = i;
-        break;
-      }
-  }
+  const size_t boundaryStep = backwardBoundary(schedule, phases);
 
   // The latest instance of each value: when it was produced and its last
   // read so far. An instance is closed (its bytes leave `delta` after its

@@ -36,15 +36,7 @@ int64_t encodeDerivation(ValueId value) {
 /// backward, as the simulator and factsFromSchedule count them).
 std::pair<std::vector<int64_t>, size_t> encodePlanSchedule(const Plan &plan) {
   const Schedule &schedule = plan.schedule;
-  size_t backwardStep = schedule.steps.size();
-  if (schedule.backwardStart)
-    backwardStep = *schedule.backwardStart;
-  else
-    for (size_t i = 0; i < schedule.steps.size(); ++i)
-      if (plan.classification.opPhase[schedule.steps[i]] == Phase::Backward) {
-        backwardStep = i;
-        break;
-      }
+  const size_t backwardStep = backwardBoundary(schedule, plan.classification);
   std::vector<int64_t> events;
   events.reserve(schedule.steps.size() + schedule.derivations.size());
   size_t backwardStart = 0;

@@ -54,6 +54,11 @@ struct Schedule {
   std::optional<size_t> backwardStart;
 };
 
+/// The index of the first step of the backward section: `backwardStart`
+/// when set (clamped to the number of steps), else the first evaluation of
+/// a backward op, else the number of steps.
+size_t backwardBoundary(const Schedule &schedule, const Classification &phases);
+
 struct SimulationResult {
   int64_t peakBytes = 0;      // activation peak, as defined above
   size_t peakStep = 0;        // first step where the peak is reached
