@@ -340,16 +340,27 @@ absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context) {
   MaxFlow flow(sink + 1, source, sink);
   auto in = [&](size_t id) { return 2 * candidateIndex[id]; };
   auto out = [&](size_t id) { return 2 * candidateIndex[id] + 1; };
+  // v_in of a value the source feeds (infinitely) is on the source side of
+  // every finite cut, and v_out of a value the sink drains is on the sink
+  // side: an arc into the former or out of the latter never crosses such a
+  // cut forwards. Leaving those arcs out keeps every finite cut's capacity,
+  // hence the minimal minimum cut read below, and removes ~90% of the
+  // value-to-value arcs of the 1M-op DAG: the rest falls apart into small
+  // pieces the searches stay inside.
+  auto fromSource = [&](size_t id) {
+    return flat.isInput(static_cast<ValueId>(id)) ||
+           !constraints.recomputable(static_cast<ValueId>(id),
+                                     /*automatic=*/true);
+  };
+  auto toSink = [&](size_t id) { return constraints.needed[id] != 0; };
   flow.build([&](auto addEdge) {
     for (size_t id = 0; id < numValues; ++id) {
       if (candidateIndex[id] < 0)
         continue;
-      ValueId value = static_cast<ValueId>(id);
       addEdge(in(id), out(id), capacityOf(id));
-      bool input = flat.isInput(value);
-      if (input || !constraints.recomputable(value, /*automatic=*/true))
+      if (fromSource(id))
         addEdge(source, in(id), kInfinite);
-      if (constraints.needed[id])
+      if (toSink(id))
         addEdge(out(id), sink, kInfinite);
     }
     for (size_t opIndex = 0; opIndex < flat.numOps(); ++opIndex) {
@@ -365,12 +376,12 @@ absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context) {
         if (std::find(operands.begin(), operands.begin() + i, operand) !=
             operands.begin() + i)
           continue;
-        if (candidateIndex[operand] < 0)
+        if (candidateIndex[operand] < 0 || toSink(operand))
           continue;
         // Forward results are candidates; a non-candidate would be a dead
         // end without an in -> out arc, so leaving it out changes no flow.
         for (ValueId result : results)
-          if (candidateIndex[result] >= 0)
+          if (candidateIndex[result] >= 0 && !fromSource(result))
             addEdge(out(operand), in(result), kInfinite);
       }
     }
