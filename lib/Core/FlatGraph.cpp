@@ -41,6 +41,7 @@ absl::StatusOr<FlatGraph> buildFlat(const Graph &graph,
   flat.inputRole.resize(numValues);
   flat.outputRole.resize(numValues);
   flat.dtype.resize(numValues);
+  flat.elements.resize(numValues);
   // Bytes are only needed for the op times: written straight into the
   // tables, not copied there from the flat form.
   const bool withTimes = costModel && tables;
@@ -66,8 +67,10 @@ absl::StatusOr<FlatGraph> buildFlat(const Graph &graph,
                                          : FlatGraph::kNotInput;
     flat.outputRole[id] = value.outputRole;
     flat.dtype[id] = value.type.dtype;
+    const int64_t elements = value.type.numElements();
+    flat.elements[id] = elements;
     if (withTimes)
-      tables->valueBytes[id] = value.type.bytes();
+      tables->valueBytes[id] = tensorBytes(elements, value.type.dtype);
     flat.named[id] = !value.name.empty();
   }
 
@@ -89,6 +92,7 @@ absl::StatusOr<FlatGraph> buildFlat(const Graph &graph,
   flat.computeClass.resize(numOps);
   flat.opFlags.resize(numOps);
   flat.explicitPhase.resize(numOps);
+  flat.flops.resize(numOps);
   if (withTimes)
     tables->opTimeUs.resize(numOps);
   for (size_t id = 0; id < numOps; ++id) {
@@ -159,6 +163,7 @@ absl::StatusOr<FlatGraph> buildFlat(const Graph &graph,
     flat.opFlags[id] = flags;
     flat.explicitPhase[id] =
         op.phase ? static_cast<int8_t>(*op.phase) : FlatGraph::kNoPhase;
+    flat.flops[id] = op.flops;
     if (withTimes) {
       // The op's operand and result ranges end where the next op's begin.
       flat.operandBegin[id + 1] = static_cast<uint32_t>(flat.operandIds.size());

@@ -46,6 +46,7 @@ struct FlatGraph {
   std::vector<int8_t> inputRole;    // InputRole, or kNotInput
   std::vector<OutputRole> outputRole;
   std::vector<DType> dtype;
+  std::vector<int64_t> elements; // TensorType::numElements()
   // Bytes per value (TensorType::bytes()) are in SimulationTables::valueBytes.
   /// Whether the value or its producer has a name, i.e. reasons call it
   /// something else than "%id" (reading the name would cost a miss).
@@ -61,6 +62,7 @@ struct FlatGraph {
   std::vector<ComputeClass> computeClass;
   std::vector<uint8_t> opFlags; // OpFlag bits
   std::vector<int8_t> explicitPhase; // Phase, or kNoPhase
+  std::vector<double> flops;         // GraphOp::flops
   bool hasInverseRules = false;
   /// Whether any op is tagged prefer_recompute or prefer_save.
   bool hasPreferences = false;

@@ -52,9 +52,11 @@ int64_t TensorType::numElements() const {
   return count;
 }
 
-int64_t TensorType::bytes() const {
-  return saturatingMul(numElements(), dtypeBytes(dtype));
+int64_t tensorBytes(int64_t numElements, DType type) {
+  return saturatingMul(numElements, dtypeBytes(type));
 }
+
+int64_t TensorType::bytes() const { return tensorBytes(numElements(), dtype); }
 
 ValueId Graph::addInput(std::string name, TensorType type, InputRole role) {
   GraphValue value;

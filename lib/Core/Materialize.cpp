@@ -204,9 +204,7 @@ private:
 } // namespace
 
 double derivationElements(const PlanContext &context, ValueId value) {
-  DType dtype = context.flat.dtype[value];
-  return static_cast<double>(context.tables.valueBytes[value] /
-                             std::max<int64_t>(dtypeBytes(dtype), 1));
+  return static_cast<double>(context.flat.elements[value]);
 }
 
 double derivationTimeUs(const PlanContext &context,

@@ -295,8 +295,8 @@ absl::StatusOr<Constraints> computeConstraints(const Graph &graph,
       break;
     case ComputeClass::Reduction:
       if (!operands.empty() && !results.empty()) {
-        int64_t in = graph.value(operands.front()).type.numElements();
-        int64_t out = graph.value(results.front()).type.numElements();
+        int64_t in = flat.elements[operands.front()];
+        int64_t out = flat.elements[results.front()];
         // PyTorch's rule: recomputing a reduction that shrinks its input by
         // more than 4x keeps the large input alive; save the small output.
         if (in > 0 && out <= (in - 1) / 4) // out * 4 < in, overflow-free

@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <type_traits>
 
 namespace remat {
 
@@ -87,6 +88,204 @@ absl::StatusOr<SimulationResult> simulate(const Graph &graph,
   return detail::simulateFlat(graph, *flat, phases, schedule, tables);
 }
 
+namespace detail {
+namespace {
+
+/// The event pass of `simulateFlat` on a checked schedule, filling `result`
+/// but for the input byte counts. `Sum` holds live-byte differences: with
+/// `uint64_t` (wrapping) it stops with `overflow` set as soon as the bytes
+/// produced pass INT64_MAX, and the caller runs it again with
+/// `absl::int128`.
+template <typename Sum>
+absl::Status simulateEvents(const Graph &graph, const FlatGraph &flat,
+                            const Classification &phases,
+                            const Schedule &schedule,
+                            const SimulationTables &tables,
+                            SimulationResult &result, bool &overflow) {
+  overflow = false;
+  const size_t numSteps = schedule.steps.size();
+  // Events: derivations interleaved before the op step they precede.
+  const int64_t numEvents =
+      static_cast<int64_t>(numSteps + schedule.derivations.size());
+  // Event numbers are kept in 32 bits per value (below).
+  constexpr int64_t kMaxEvents = std::numeric_limits<int32_t>::max() - 1;
+  if (numEvents > kMaxEvents)
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "the schedule has %d steps and derivations; the simulator handles at "
+        "most %d: plan the graph in parts",
+        numEvents, kMaxEvents));
+  const size_t boundaryStep = backwardBoundary(schedule, phases);
+
+  // The latest instance of each value: when it was produced and its last
+  // read so far. An instance is closed (its bytes leave `delta` after its
+  // last read) when its value is produced again, or at the end; no list of
+  // all instances is kept. The peak is reported saturated. 32-bit event
+  // numbers: 8 bytes a value, read at random per operand.
+  struct OpenInstance {
+    int32_t producedAt = -1; // -1: never produced
+    int32_t lastRead = -1;   // -1: not read yet
+  };
+  std::vector<OpenInstance> latest(graph.numValues());
+  std::vector<Sum> delta(numEvents + 1, 0);
+  // With 64-bit sums: all bytes produced so far; `overflow` once they pass
+  // INT64_MAX.
+  int64_t produced = 0;
+  std::vector<uint8_t> inputReadInBackward(graph.numValues(), 0);
+  std::vector<int32_t> evaluations(graph.numOps(), 0);
+  int64_t boundaryEvent = numEvents;
+
+  // `describeReader` names the reading event, for the error only.
+  auto read = [&](ValueId value, int64_t event, bool inBackward,
+                  auto describeReader) -> absl::Status {
+    if (int8_t role = flat.inputRole[value]; role != FlatGraph::kNotInput) {
+      if (inBackward && role == static_cast<int8_t>(InputRole::Input) &&
+          !inputReadInBackward[value]) {
+        inputReadInBackward[value] = 1;
+        result.savedBytes =
+            saturatingAdd(result.savedBytes, tables.valueBytes[value]);
+      }
+      return absl::OkStatus();
+    }
+    OpenInstance &open = latest[value];
+    if (open.producedAt < 0)
+      return absl::FailedPreconditionError(
+          absl::StrCat(describeReader(), " reads ",
+                       describeValueName(graph, value),
+                       " before any evaluation of its producer ",
+                       describeStepOp(graph, flat.producer[value]),
+                       "; schedule the producer (or a derivation) earlier"));
+    open.lastRead = static_cast<int32_t>(event);
+    return absl::OkStatus();
+  };
+  // `holdToEnd`: function results stay live to the end (but only reads
+  // count for savedBytes).
+  auto close = [&](ValueId value, const OpenInstance &open, bool holdToEnd) {
+    int64_t bytes = tables.valueBytes[value];
+    int64_t lastRead =
+        holdToEnd ? numEvents - 1
+                  : static_cast<int64_t>(std::max(open.lastRead, open.producedAt));
+    delta[lastRead + 1] -= bytes;
+    if (open.producedAt < boundaryEvent && open.lastRead >= boundaryEvent &&
+        flat.outputRole[value] == OutputRole::None)
+      result.savedBytes = saturatingAdd(result.savedBytes, bytes);
+  };
+  auto produce = [&](ValueId value, int64_t event) {
+    if constexpr (!std::is_same_v<Sum, absl::int128>) {
+      if (tables.valueBytes[value] >
+          std::numeric_limits<int64_t>::max() - produced)
+        overflow = true;
+      else
+        produced += tables.valueBytes[value];
+    }
+    OpenInstance &open = latest[value];
+    if (open.producedAt >= 0)
+      close(value, open, /*holdToEnd=*/false);
+    open.producedAt = static_cast<int32_t>(event);
+    open.lastRead = -1;
+    delta[event] += tables.valueBytes[value];
+  };
+
+  size_t nextDerivation = 0;
+  int64_t event = 0;
+  for (size_t step = 0; step <= numSteps; ++step) {
+    while (nextDerivation < schedule.derivations.size() &&
+           schedule.derivations[nextDerivation].beforeStep == step) {
+      const DerivationStep &derivation = schedule.derivations[nextDerivation];
+      bool inBackward = step >= boundaryStep;
+      if (inBackward && boundaryEvent == numEvents)
+        boundaryEvent = event;
+      auto reader = [&] {
+        return absl::StrCat("the derivation of ",
+                            describeValueName(graph, derivation.value),
+                            " before step ", step);
+      };
+      for (ValueId value : derivation.reads)
+        if (absl::Status status = read(value, event, inBackward, reader);
+            !status.ok())
+          return status;
+      produce(derivation.value, event);
+      if (overflow)
+        return absl::OkStatus();
+      result.totalTimeUs += derivation.timeUs;
+      result.recomputeTimeUs += derivation.timeUs;
+      result.recomputeFlops += derivation.flops;
+      ++result.numDerivations;
+      ++event;
+      ++nextDerivation;
+    }
+    if (step == numSteps)
+      break;
+    OpId op = schedule.steps[step];
+    bool inBackward = step >= boundaryStep;
+    if (inBackward && boundaryEvent == numEvents)
+      boundaryEvent = event;
+    auto reader = [&] {
+      return absl::StrCat("step ", step, " (", describeStepOp(graph, op), ")");
+    };
+    for (ValueId operand : flat.operands(op))
+      if (absl::Status status = read(operand, event, inBackward, reader);
+          !status.ok())
+        return status;
+    for (ValueId value : flat.results(op))
+      produce(value, event);
+    if (overflow)
+      return absl::OkStatus();
+    double timeUs = tables.opTimeUs[op];
+    result.totalTimeUs += timeUs;
+    if (evaluations[op]++ > 0) {
+      result.recomputeTimeUs += timeUs;
+      result.recomputeFlops += flat.flops[op];
+      ++result.numRecomputedEvaluations;
+    }
+    ++event;
+  }
+
+  for (size_t id = 0; id < graph.numValues(); ++id) {
+    if (flat.outputRole[id] == OutputRole::None ||
+        flat.inputRole[id] != FlatGraph::kNotInput)
+      continue;
+    if (latest[id].producedAt < 0)
+      return absl::FailedPreconditionError(absl::StrCat(
+          "the schedule never evaluates ",
+          describeStepOp(graph, flat.producer[id]), ", which produces ",
+          flat.outputRole[id] == OutputRole::Gradient ? "gradient "
+                                                      : "output ",
+          describeValueName(graph, static_cast<ValueId>(id))));
+  }
+  for (size_t id = 0; id < graph.numValues(); ++id)
+    if (latest[id].producedAt >= 0)
+      close(static_cast<ValueId>(id), latest[id],
+            /*holdToEnd=*/flat.outputRole[id] != OutputRole::None);
+  const absl::int128 maxBytes = std::numeric_limits<int64_t>::max();
+  Sum live = 0;
+  // Events are, per step, the derivations placed before it and then the
+  // step itself: walk the steps alongside instead of storing each event's.
+  size_t step = 0;
+  size_t derivationIndex = 0;
+  for (int64_t e = 0; e < numEvents; ++e) {
+    // Event e is a derivation before `step` or the op step `step` itself.
+    bool isDerivation = derivationIndex < schedule.derivations.size() &&
+                        schedule.derivations[derivationIndex].beforeStep == step;
+    live += delta[e];
+    // 64-bit sums wrap in the middle of an event's update but not after
+    // it (the live bytes are at most the bytes produced).
+    int64_t liveBytes =
+        static_cast<int64_t>(std::min(absl::int128(live), maxBytes));
+    if (liveBytes > result.peakBytes) {
+      result.peakBytes = liveBytes;
+      result.peakStep = step;
+    }
+    if (isDerivation)
+      ++derivationIndex;
+    else
+      ++step;
+  }
+  return absl::OkStatus();
+}
+
+} // namespace
+} // namespace detail
+
 absl::StatusOr<SimulationResult>
 detail::simulateFlat(const Graph &graph, const FlatGraph &flat,
                      const Classification &phases, const Schedule &schedule,
@@ -133,6 +332,22 @@ detail::simulateFlat(const Graph &graph, const FlatGraph &flat,
             "derivation %d reads value %d, which does not exist", i, read));
   }
 
+  // Live bytes are summed in 64 bits while all bytes produced so far fit
+  // in 64 bits (then no partial sum overflows), which is every real graph;
+  // else again in 128 bits: tensor sizes saturate at INT64_MAX, and a few of
+  // those live at once would overflow int64 (found by fuzz/PlannerFuzzer.cpp).
+  // The difference array is read at random (a value's last read is far from
+  // its production), so its width matters on 1M-op schedules.
+  bool overflow = false;
+  absl::Status status = simulateEvents<uint64_t>(graph, flat, phases, schedule,
+                                                 tables, result, overflow);
+  if (status.ok() && overflow) {
+    result = SimulationResult();
+    status = simulateEvents<absl::int128>(graph, flat, phases, schedule,
+                                          tables, result, overflow);
+  }
+  if (!status.ok())
+    return status;
   for (size_t id = 0; id < graph.numValues(); ++id) {
     if (flat.inputRole[id] == FlatGraph::kNotInput)
       continue;
@@ -152,167 +367,6 @@ detail::simulateFlat(const Graph &graph, const FlatGraph &flat,
     }
   }
 
-  // Events: derivations interleaved before the op step they precede.
-  const int64_t numEvents =
-      static_cast<int64_t>(numSteps + schedule.derivations.size());
-  // Event numbers are kept in 32 bits per value (below).
-  constexpr int64_t kMaxEvents = std::numeric_limits<int32_t>::max() - 1;
-  if (numEvents > kMaxEvents)
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "the schedule has %d steps and derivations; the simulator handles at "
-        "most %d: plan the graph in parts",
-        numEvents, kMaxEvents));
-  const size_t boundaryStep = backwardBoundary(schedule, phases);
-
-  // The latest instance of each value: when it was produced and its last
-  // read so far. An instance is closed (its bytes leave `delta` after its
-  // last read) when its value is produced again, or at the end; no list of
-  // all instances is kept. Live bytes are summed in 128 bits: tensor sizes
-  // saturate at INT64_MAX, and a few of those live at once would overflow
-  // int64 (found by fuzz/PlannerFuzzer.cpp). The peak is reported saturated.
-  // 32-bit event numbers: 8 bytes a value, read at random per operand.
-  struct OpenInstance {
-    int32_t producedAt = -1; // -1: never produced
-    int32_t lastRead = -1;   // -1: not read yet
-  };
-  std::vector<OpenInstance> latest(graph.numValues());
-  std::vector<absl::int128> delta(numEvents + 1, 0);
-  std::vector<uint8_t> inputReadInBackward(graph.numValues(), 0);
-  std::vector<int32_t> evaluations(graph.numOps(), 0);
-  int64_t boundaryEvent = numEvents;
-
-  // `describeReader` names the reading event, for the error only.
-  auto read = [&](ValueId value, int64_t event, bool inBackward,
-                  auto describeReader) -> absl::Status {
-    if (int8_t role = flat.inputRole[value]; role != FlatGraph::kNotInput) {
-      if (inBackward && role == static_cast<int8_t>(InputRole::Input) &&
-          !inputReadInBackward[value]) {
-        inputReadInBackward[value] = 1;
-        result.savedBytes =
-            saturatingAdd(result.savedBytes, tables.valueBytes[value]);
-      }
-      return absl::OkStatus();
-    }
-    OpenInstance &open = latest[value];
-    if (open.producedAt < 0)
-      return absl::FailedPreconditionError(
-          absl::StrCat(describeReader(), " reads ",
-                       describeValueName(graph, value),
-                       " before any evaluation of its producer ",
-                       describeStepOp(graph, flat.producer[value]),
-                       "; schedule the producer (or a derivation) earlier"));
-    open.lastRead = static_cast<int32_t>(event);
-    return absl::OkStatus();
-  };
-  // `holdToEnd`: function results stay live to the end (but only reads
-  // count for savedBytes).
-  auto close = [&](ValueId value, const OpenInstance &open, bool holdToEnd) {
-    int64_t bytes = tables.valueBytes[value];
-    int64_t lastRead =
-        holdToEnd ? numEvents - 1
-                  : static_cast<int64_t>(std::max(open.lastRead, open.producedAt));
-    delta[lastRead + 1] -= bytes;
-    if (open.producedAt < boundaryEvent && open.lastRead >= boundaryEvent &&
-        flat.outputRole[value] == OutputRole::None)
-      result.savedBytes = saturatingAdd(result.savedBytes, bytes);
-  };
-  auto produce = [&](ValueId value, int64_t event) {
-    OpenInstance &open = latest[value];
-    if (open.producedAt >= 0)
-      close(value, open, /*holdToEnd=*/false);
-    open.producedAt = static_cast<int32_t>(event);
-    open.lastRead = -1;
-    delta[event] += tables.valueBytes[value];
-  };
-
-  size_t nextDerivation = 0;
-  int64_t event = 0;
-  for (size_t step = 0; step <= numSteps; ++step) {
-    while (nextDerivation < schedule.derivations.size() &&
-           schedule.derivations[nextDerivation].beforeStep == step) {
-      const DerivationStep &derivation = schedule.derivations[nextDerivation];
-      bool inBackward = step >= boundaryStep;
-      if (inBackward && boundaryEvent == numEvents)
-        boundaryEvent = event;
-      auto reader = [&] {
-        return absl::StrCat("the derivation of ",
-                            describeValueName(graph, derivation.value),
-                            " before step ", step);
-      };
-      for (ValueId value : derivation.reads)
-        if (absl::Status status = read(value, event, inBackward, reader);
-            !status.ok())
-          return status;
-      produce(derivation.value, event);
-      result.totalTimeUs += derivation.timeUs;
-      result.recomputeTimeUs += derivation.timeUs;
-      result.recomputeFlops += derivation.flops;
-      ++result.numDerivations;
-      ++event;
-      ++nextDerivation;
-    }
-    if (step == numSteps)
-      break;
-    OpId op = schedule.steps[step];
-    bool inBackward = step >= boundaryStep;
-    if (inBackward && boundaryEvent == numEvents)
-      boundaryEvent = event;
-    auto reader = [&] {
-      return absl::StrCat("step ", step, " (", describeStepOp(graph, op), ")");
-    };
-    for (ValueId operand : flat.operands(op))
-      if (absl::Status status = read(operand, event, inBackward, reader);
-          !status.ok())
-        return status;
-    for (ValueId value : flat.results(op))
-      produce(value, event);
-    double timeUs = tables.opTimeUs[op];
-    result.totalTimeUs += timeUs;
-    if (evaluations[op]++ > 0) {
-      result.recomputeTimeUs += timeUs;
-      result.recomputeFlops += graph.op(op).flops;
-      ++result.numRecomputedEvaluations;
-    }
-    ++event;
-  }
-
-  for (size_t id = 0; id < graph.numValues(); ++id) {
-    if (flat.outputRole[id] == OutputRole::None ||
-        flat.inputRole[id] != FlatGraph::kNotInput)
-      continue;
-    if (latest[id].producedAt < 0)
-      return absl::FailedPreconditionError(absl::StrCat(
-          "the schedule never evaluates ",
-          describeStepOp(graph, flat.producer[id]), ", which produces ",
-          flat.outputRole[id] == OutputRole::Gradient ? "gradient "
-                                                      : "output ",
-          describeValueName(graph, static_cast<ValueId>(id))));
-  }
-  for (size_t id = 0; id < graph.numValues(); ++id)
-    if (latest[id].producedAt >= 0)
-      close(static_cast<ValueId>(id), latest[id],
-            /*holdToEnd=*/flat.outputRole[id] != OutputRole::None);
-  const absl::int128 maxBytes = std::numeric_limits<int64_t>::max();
-  absl::int128 live = 0;
-  // Events are, per step, the derivations placed before it and then the
-  // step itself: walk the steps alongside instead of storing each event's.
-  size_t step = 0;
-  size_t derivationIndex = 0;
-  for (int64_t e = 0; e < numEvents; ++e) {
-    // Event e is a derivation before `step` or the op step `step` itself.
-    bool isDerivation = derivationIndex < schedule.derivations.size() &&
-                        schedule.derivations[derivationIndex].beforeStep == step;
-    live += delta[e];
-    int64_t liveBytes = static_cast<int64_t>(std::min(live, maxBytes));
-    if (liveBytes > result.peakBytes) {
-      result.peakBytes = liveBytes;
-      result.peakStep = step;
-    }
-    if (isDerivation)
-      ++derivationIndex;
-    else
-      ++step;
-  }
   return result;
 }
 

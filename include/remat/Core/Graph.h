@@ -29,6 +29,8 @@ enum class DType : uint8_t { F64, F32, F16, BF16, I64, I32, I8, I1 };
 
 /// Storage size of one element; i1 masks are stored one per byte.
 int64_t dtypeBytes(DType type);
+/// Storage size of `numElements` (>= 0) elements, saturating at INT64_MAX.
+int64_t tensorBytes(int64_t numElements, DType type);
 std::string_view toString(DType type);
 std::optional<DType> parseDType(std::string_view text);
 
