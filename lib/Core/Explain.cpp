@@ -136,6 +136,7 @@ public:
     plan_.recomputeOps.clear();
     for (size_t id = 0; id < numValues; ++id) {
       ValueId value = static_cast<ValueId>(id);
+      prefetchProducer(id + kPrefetchDistance);
       ValueDecision decision;
       decision.value = value;
       decision.reasonBegin = out_.size();
@@ -178,6 +179,23 @@ public:
   }
 
 private:
+  /// How many values ahead `run` fetches the producer's GraphOp.
+  static constexpr size_t kPrefetchDistance = 16;
+
+  /// Reasons name ops by name or kind (appendOpForUser), the only fields
+  /// read from a GraphOp here: one cache miss per op on large graphs, so the
+  /// line is fetched while earlier values are explained.
+  void prefetchProducer(size_t id) const {
+    if (id >= flat_.numValues())
+      return;
+    OpId producer = flat_.producer[id];
+    if (producer == kNoId)
+      return;
+    const GraphOp &op = graph_.op(producer);
+    __builtin_prefetch(&op.name);
+    __builtin_prefetch(&op.kind);
+  }
+
   void appendInputReason(InputRole role) {
     switch (role) {
     case InputRole::Input:
