@@ -121,32 +121,38 @@ absl::Status simulateEvents(const Graph &graph, const FlatGraph &flat,
   // last read) when its value is produced again, or at the end; no list of
   // all instances is kept. The peak is reported saturated. 32-bit event
   // numbers: 8 bytes a value, read at random per operand.
+  // Graph inputs are marked here too (kInput), so that a read looks at one
+  // array whatever it reads; an input's `lastRead` only records whether
+  // backward read it.
+  constexpr int32_t kInput = -2;
   struct OpenInstance {
-    int32_t producedAt = -1; // -1: never produced
+    int32_t producedAt = -1; // -1: never produced; kInput: a graph input
     int32_t lastRead = -1;   // -1: not read yet
   };
   std::vector<OpenInstance> latest(graph.numValues());
+  for (size_t id = 0; id < graph.numValues(); ++id)
+    if (flat.inputRole[id] != FlatGraph::kNotInput)
+      latest[id].producedAt = kInput;
   std::vector<Sum> delta(numEvents + 1, 0);
   // With 64-bit sums: all bytes produced so far; `overflow` once they pass
   // INT64_MAX.
   int64_t produced = 0;
-  std::vector<uint8_t> inputReadInBackward(graph.numValues(), 0);
   std::vector<int32_t> evaluations(graph.numOps(), 0);
   int64_t boundaryEvent = numEvents;
 
   // `describeReader` names the reading event, for the error only.
   auto read = [&](ValueId value, int64_t event, bool inBackward,
                   auto describeReader) -> absl::Status {
-    if (int8_t role = flat.inputRole[value]; role != FlatGraph::kNotInput) {
-      if (inBackward && role == static_cast<int8_t>(InputRole::Input) &&
-          !inputReadInBackward[value]) {
-        inputReadInBackward[value] = 1;
+    OpenInstance &open = latest[value];
+    if (open.producedAt == kInput) {
+      if (inBackward && open.lastRead < 0 &&
+          flat.inputRole[value] == static_cast<int8_t>(InputRole::Input)) {
+        open.lastRead = 0;
         result.savedBytes =
             saturatingAdd(result.savedBytes, tables.valueBytes[value]);
       }
       return absl::OkStatus();
     }
-    OpenInstance &open = latest[value];
     if (open.producedAt < 0)
       return absl::FailedPreconditionError(
           absl::StrCat(describeReader(), " reads ",
