@@ -91,8 +91,8 @@ absl::StatusOr<SimulationResult> simulate(const Graph &graph,
 namespace detail {
 namespace {
 
-/// The event pass of `simulateFlat` on a checked schedule, filling `result`
-/// but for the input byte counts. `Sum` holds live-byte differences: with
+/// The event pass of `simulateFlat` on a checked schedule, filling
+/// `result`. `Sum` holds live-byte differences: with
 /// `uint64_t` (wrapping) it stops with `overflow` set as soon as the bytes
 /// produced pass INT64_MAX, and the caller runs it again with
 /// `absl::int128`.
@@ -130,9 +130,25 @@ absl::Status simulateEvents(const Graph &graph, const FlatGraph &flat,
     int32_t lastRead = -1;   // -1: not read yet
   };
   std::vector<OpenInstance> latest(graph.numValues());
-  for (size_t id = 0; id < graph.numValues(); ++id)
-    if (flat.inputRole[id] != FlatGraph::kNotInput)
-      latest[id].producedAt = kInput;
+  for (size_t id = 0; id < graph.numValues(); ++id) {
+    if (flat.inputRole[id] == FlatGraph::kNotInput)
+      continue;
+    latest[id].producedAt = kInput;
+    int64_t bytes = tables.valueBytes[id];
+    switch (static_cast<InputRole>(flat.inputRole[id])) {
+    case InputRole::Input:
+      result.inputBytes = saturatingAdd(result.inputBytes, bytes);
+      break;
+    case InputRole::Parameter:
+      result.parameterBytes = saturatingAdd(result.parameterBytes, bytes);
+      break;
+    case InputRole::Tangent:
+      result.tangentBytes = saturatingAdd(result.tangentBytes, bytes);
+      break;
+    case InputRole::RngState:
+      break;
+    }
+  }
   std::vector<Sum> delta(numEvents + 1, 0);
   // With 64-bit sums: all bytes produced so far; `overflow` once they pass
   // INT64_MAX.
@@ -354,25 +370,6 @@ detail::simulateFlat(const Graph &graph, const FlatGraph &flat,
   }
   if (!status.ok())
     return status;
-  for (size_t id = 0; id < graph.numValues(); ++id) {
-    if (flat.inputRole[id] == FlatGraph::kNotInput)
-      continue;
-    int64_t bytes = tables.valueBytes[id];
-    switch (static_cast<InputRole>(flat.inputRole[id])) {
-    case InputRole::Input:
-      result.inputBytes = saturatingAdd(result.inputBytes, bytes);
-      break;
-    case InputRole::Parameter:
-      result.parameterBytes = saturatingAdd(result.parameterBytes, bytes);
-      break;
-    case InputRole::Tangent:
-      result.tangentBytes = saturatingAdd(result.tangentBytes, bytes);
-      break;
-    case InputRole::RngState:
-      break;
-    }
-  }
-
   return result;
 }
 
