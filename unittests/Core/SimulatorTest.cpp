@@ -10,6 +10,8 @@
 
 #include "gtest/gtest.h"
 
+#include <string>
+
 namespace remat {
 namespace {
 
@@ -114,6 +116,29 @@ TEST(Simulator, MultiByteValuesAndGraphInputs) {
   SimulationResult beforeStep = simulateOrDie(graph, twoBefore);
   EXPECT_EQ(beforeStep.peakBytes, 36);
   EXPECT_EQ(beforeStep.peakStep, 3u);
+}
+
+// Live bytes are summed in 64 bits until the bytes produced pass INT64_MAX,
+// then again in 128 bits: both give the exact peak. A chain of values of
+// 2^k bytes, each read only by the next: two are live at each step.
+TEST(Simulator, ExactPeakWhetherProducedBytesFitInt64OrNot) {
+  for (int log2Bytes : {60, 61}) {
+    test::GraphBuilder builder(DType::F32);
+    ValueId value = builder.input("x", {1});
+    constexpr int kLength = 8; // 8 * 2^61 bytes produced: past INT64_MAX
+    for (int i = 0; i < kLength; ++i)
+      value = builder.op("a" + std::to_string(i), "exp",
+                         ComputeClass::Pointwise, {value},
+                         builder.type({int64_t(1) << (log2Bytes - 2)}));
+    builder.graph().markOutput(value, OutputRole::Output);
+    Graph graph = builder.take();
+    Schedule schedule;
+    for (OpId op = 0; op < kLength; ++op)
+      schedule.steps.push_back(op);
+    SimulationResult result = simulateOrDie(graph, schedule);
+    EXPECT_EQ(result.peakBytes, int64_t(1) << (log2Bytes + 1)) << log2Bytes;
+    EXPECT_EQ(result.peakStep, 1u) << log2Bytes;
+  }
 }
 
 TEST(Simulator, RejectsInvalidSchedules) {
