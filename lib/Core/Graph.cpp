@@ -255,6 +255,8 @@ detail::classifyFlat(const Graph &graph, const FlatGraph &flat) {
   result.opPhase.assign(numOps, Phase::Forward);
   // isBackwardValue: a tangent or a value produced by a backward op.
   std::vector<uint8_t> isBackwardValue(numValues, 0);
+  // Read by a backward op, and not backward itself.
+  std::vector<uint8_t> needed(numValues, 0);
   for (size_t id = 0; id < numValues; ++id)
     isBackwardValue[id] =
         flat.inputRole[id] == static_cast<int8_t>(InputRole::Tangent);
@@ -283,15 +285,12 @@ detail::classifyFlat(const Graph &graph, const FlatGraph &flat) {
           "mark the op backward"));
     }
     result.opPhase[id] = phase;
-    if (phase == Phase::Backward)
-      for (ValueId res : flat.results(opId))
-        isBackwardValue[res] = 1;
-  }
-  std::vector<uint8_t> needed(numValues, 0);
-  for (size_t id = 0; id < numOps; ++id) {
-    if (result.opPhase[id] != Phase::Backward)
+    if (phase != Phase::Backward)
       continue;
-    for (ValueId operand : flat.operands(static_cast<OpId>(id)))
+    for (ValueId res : flat.results(opId))
+      isBackwardValue[res] = 1;
+    // Operands precede their readers, so their phase is final here.
+    for (ValueId operand : flat.operands(opId))
       if (!isBackwardValue[operand])
         needed[operand] = 1;
   }
