@@ -257,6 +257,7 @@ detail::classifyFlat(const Graph &graph, const FlatGraph &flat) {
   std::vector<uint8_t> isBackwardValue(numValues, 0);
   // Read by a backward op, and not backward itself.
   std::vector<uint8_t> needed(numValues, 0);
+  size_t numNeeded = 0, numBackwardValues = 0;
   for (size_t id = 0; id < numValues; ++id)
     isBackwardValue[id] =
         flat.inputRole[id] == static_cast<int8_t>(InputRole::Tangent);
@@ -289,11 +290,18 @@ detail::classifyFlat(const Graph &graph, const FlatGraph &flat) {
       continue;
     for (ValueId res : flat.results(opId))
       isBackwardValue[res] = 1;
+    numBackwardValues += flat.results(opId).size();
     // Operands precede their readers, so their phase is final here.
     for (ValueId operand : flat.operands(opId))
-      if (!isBackwardValue[operand])
+      if (!isBackwardValue[operand] && !needed[operand]) {
         needed[operand] = 1;
+        ++numNeeded;
+      }
   }
+  // Sized up front: on 1M-op graphs a doubling series of these vectors cost
+  // more than the loop below (a large allocation searches the heap).
+  result.neededByBackward.reserve(numNeeded);
+  result.forwardValues.reserve(numValues - numBackwardValues);
   for (size_t id = 0; id < numValues; ++id) {
     if (needed[id])
       result.neededByBackward.push_back(static_cast<ValueId>(id));
