@@ -91,11 +91,10 @@ absl::StatusOr<SimulationResult> simulate(const Graph &graph,
 namespace detail {
 namespace {
 
-/// The event pass of `simulateFlat` on a checked schedule, filling
-/// `result`. `Sum` holds live-byte differences: with
-/// `uint64_t` (wrapping) it stops with `overflow` set as soon as the bytes
-/// produced pass INT64_MAX, and the caller runs it again with
-/// `absl::int128`.
+/// The event pass of `simulateFlat` on a checked schedule, filling `result`.
+/// `Sum` holds live-byte differences: with `uint64_t` (wrapping) it stops
+/// with `overflow` set as soon as the bytes produced pass INT64_MAX, and the
+/// caller runs it again with `absl::int128`.
 template <typename Sum>
 absl::Status simulateEvents(const Graph &graph, const FlatGraph &flat,
                             const Classification &phases,
