@@ -15,6 +15,9 @@
 #include "remat/Transforms/Derivation.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/Support/xxhash.h"
+
+#include <string>
 
 using namespace mlir;
 
@@ -24,6 +27,32 @@ namespace {
 
 constexpr llvm::StringLiteral kSteps = "steps";
 constexpr llvm::StringLiteral kBackwardStart = "backward_start";
+constexpr llvm::StringLiteral kFingerprint = "fingerprint";
+
+/// A hash of what a recorded schedule's op and value indices refer to: the
+/// number of values, and every op in order with its kind, its operands'
+/// value ids and its number of results. A pass that adds, removes, reorders
+/// or rewires ops between remat-plan and remat-partition changes it, also
+/// when the schedule would still fit the function. Words are hashed as
+/// little-endian bytes with xxh3, so the value is the same on every machine.
+int64_t structureFingerprint(const Graph &graph) {
+  std::string bytes;
+  auto append = [&bytes](uint64_t word) {
+    for (int shift = 0; shift < 64; shift += 8)
+      bytes.push_back(static_cast<char>((word >> shift) & 0xff));
+  };
+  append(graph.numValues());
+  append(graph.numOps());
+  for (const GraphOp &op : graph.ops()) {
+    bytes += op.kind;
+    bytes.push_back('\0');
+    append(op.operands.size());
+    for (ValueId operand : op.operands)
+      append(static_cast<uint64_t>(static_cast<int64_t>(operand)));
+    append(op.results.size());
+  }
+  return static_cast<int64_t>(llvm::xxh3_64bits(llvm::StringRef(bytes)));
+}
 
 /// A derivation event is encoded as -(value id + 1), an op evaluation as the
 /// op id.
@@ -254,7 +283,10 @@ void recordSchedule(FunctionOpInterface func, const ImportedGraph &imported,
       builder.getNamedAttr(kBackwardStart, builder.getI64IntegerAttr(
                                                static_cast<int64_t>(
                                                    backwardStart))),
-      builder.getNamedAttr(kSteps, builder.getDenseI64ArrayAttr(events))};
+      builder.getNamedAttr(kSteps, builder.getDenseI64ArrayAttr(events)),
+      builder.getNamedAttr(kFingerprint,
+                           builder.getI64IntegerAttr(
+                               structureFingerprint(imported.graph)))};
   func->setAttr(scheduleAttrName(), builder.getDictionaryAttr(entries));
 }
 
@@ -283,6 +315,14 @@ readSchedule(FunctionOpInterface func, const ImportedGraph &imported,
                      "...>}"
                   << kRerun;
   const Graph &graph = imported.graph;
+  // Recorded by remat-plan; a hand-written schedule may leave it out.
+  if (IntegerAttr fingerprint = dict.getAs<IntegerAttr>(kFingerprint);
+      fingerprint && fingerprint.getInt() != structureFingerprint(graph))
+    return fail() << "belongs to another version of the function: its ops "
+                     "or their operands changed after remat-plan "
+                     "(fingerprint "
+                  << fingerprint.getInt() << ", now "
+                  << structureFingerprint(graph) << ")" << kRerun;
   const int64_t numOps = static_cast<int64_t>(graph.numOps());
   const int64_t numValues = static_cast<int64_t>(graph.numValues());
   RecordedSchedule schedule;

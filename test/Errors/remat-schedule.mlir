@@ -6,7 +6,7 @@
 
 // RUN: remat-opt %s -split-input-file -verify-diagnostics -remat-partition
 
-// expected-error @+1 {{'remat.schedule' must be {backward_start = <i64>, steps = array<i64: ...>}; it is written by -remat-plan}}
+// expected-error @+1 {{'remat.schedule' must be {backward_start = <i64>, steps = array<i64: ...>}, with an optional fingerprint = <i64>; it is written by -remat-plan}}
 func.func @f(%x: tensor<4xf32> {remat.role = "input"},
              %dy: tensor<4xf32> {remat.role = "tangent"})
     -> (tensor<4xf32> {remat.role = "output"},
@@ -23,7 +23,7 @@ func.func @f(%x: tensor<4xf32> {remat.role = "input"},
 
 // -----
 
-// expected-error @+1 {{'remat.schedule' must be {backward_start = <i64>, steps = array<i64: ...>}; it is written by -remat-plan}}
+// expected-error @+1 {{'remat.schedule' must be {backward_start = <i64>, steps = array<i64: ...>}, with an optional fingerprint = <i64>; it is written by -remat-plan}}
 func.func @f(%x: tensor<4xf32> {remat.role = "input"},
              %dy: tensor<4xf32> {remat.role = "tangent"})
     -> (tensor<4xf32> {remat.role = "output"},
@@ -184,6 +184,43 @@ func.func @f(%x: tensor<4xf32> {remat.role = "input"},
     attributes {remat.graph = "joint",
                 remat.plan = {strategy = "budget", target = "h100", peak_memory_bytes = 0 : i64},
                 remat.schedule = {backward_start = 1 : i64, steps = array<i64: 0, 1, 2, 3>}} {
+  %a = remat.tanh %x {remat.name = "a"} : tensor<4xf32>
+  %y = remat.tanh %a {remat.name = "y"} : tensor<4xf32>
+  %d = remat.tanh_backward %dy, %y {remat.name = "d"} : tensor<4xf32>
+  %dx = remat.tanh_backward %d, %a {remat.name = "dx"} : tensor<4xf32>
+  return %y, %dx : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// A fingerprint that is not an integer.
+// expected-error @+1 {{'remat.schedule' must be {backward_start = <i64>, steps = array<i64: ...>}, with an optional fingerprint = <i64>; it is written by -remat-plan}}
+func.func @f(%x: tensor<4xf32> {remat.role = "input"},
+             %dy: tensor<4xf32> {remat.role = "tangent"})
+    -> (tensor<4xf32> {remat.role = "output"},
+        tensor<4xf32> {remat.role = "grad", remat.grad_of = 0})
+    attributes {remat.graph = "joint",
+                remat.plan = {strategy = "budget", target = "h100", peak_memory_bytes = 0 : i64},
+                remat.schedule = {backward_start = 2 : i64, fingerprint = "f", steps = array<i64: 0, 1, 2, 3>}} {
+  %a = remat.tanh %x {remat.name = "a"} : tensor<4xf32>
+  %y = remat.tanh %a {remat.name = "y"} : tensor<4xf32>
+  %d = remat.tanh_backward %dy, %y {remat.name = "d"} : tensor<4xf32>
+  %dx = remat.tanh_backward %d, %a {remat.name = "dx"} : tensor<4xf32>
+  return %y, %dx : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// A valid schedule whose fingerprint (written by remat-plan) is not this
+// function's: the function changed after planning.
+// expected-error @+1 {{remat-partition: the recorded schedule (remat.schedule) of 'f' belongs to another version of the function: its ops or their operands changed after remat-plan (fingerprint 0, now}}
+func.func @f(%x: tensor<4xf32> {remat.role = "input"},
+             %dy: tensor<4xf32> {remat.role = "tangent"})
+    -> (tensor<4xf32> {remat.role = "output"},
+        tensor<4xf32> {remat.role = "grad", remat.grad_of = 0})
+    attributes {remat.graph = "joint",
+                remat.plan = {strategy = "budget", target = "h100", peak_memory_bytes = 0 : i64},
+                remat.schedule = {backward_start = 2 : i64, fingerprint = 0 : i64, steps = array<i64: 0, 1, 2, 3>}} {
   %a = remat.tanh %x {remat.name = "a"} : tensor<4xf32>
   %y = remat.tanh %a {remat.name = "y"} : tensor<4xf32>
   %d = remat.tanh_backward %dy, %y {remat.name = "d"} : tensor<4xf32>

@@ -19,8 +19,14 @@
 // RUN: remat-opt %s "-remat-plan=strategy=budget memory-budget=1.0" | FileCheck %s --check-prefix=NONE
 // RUN: remat-opt %s "-remat-plan=strategy=budget memory-budget=0.0" -remat-plan=strategy=min-cut | FileCheck %s --check-prefix=NONE
 
+// A pass that changes the joint function after remat-plan (here sed turns
+// the first tanh into an exp) makes the recorded schedule stale although it
+// still fits the function: its fingerprint no longer matches.
+// RUN: remat-opt %s "-remat-plan=strategy=budget memory-budget=0.0" | sed '0,/remat.tanh /s//remat.exp /' | not remat-opt -remat-partition 2>&1 | FileCheck %s --check-prefix=STALE
+// STALE: error: remat-partition: the recorded schedule (remat.schedule) of 'tanh_chain' belongs to another version of the function: its ops or their operands changed after remat-plan (fingerprint {{-?[0-9]+}}, now {{-?[0-9]+}}); re-run remat-plan on the joint function to record a fresh one
+
 // PLAN-LABEL: func.func @tanh_chain
-// PLAN-SAME: remat.schedule = {backward_start = 5 : i64, steps = array<i64: 0, 1, 2, 3, 4, 5, 6, 0, 1, 2, 7, 0, 1, 8, 0, 9>}
+// PLAN-SAME: remat.schedule = {backward_start = 5 : i64, fingerprint = {{-?[0-9]+}} : i64, steps = array<i64: 0, 1, 2, 3, 4, 5, 6, 0, 1, 2, 7, 0, 1, 8, 0, 9>}
 
 // NONE-NOT: remat.schedule
 

@@ -34,9 +34,9 @@ namespace remat {
 bool decisionsExpressSchedule(const Graph &graph, const Plan &plan,
                               llvm::ArrayRef<ValueId> gradients);
 
-/// Records `plan.schedule` on `func` as `remat.schedule` when the decisions
-/// do not express it, and removes a `remat.schedule` left by an earlier plan
-/// otherwise. Only `budget` and `optimal` can produce such schedules; other
+/// Records `plan.schedule` on `func` as `remat.schedule`, with a fingerprint
+/// of the function's ops, when the decisions do not express it, and removes a
+/// `remat.schedule` left by an earlier plan otherwise. Only `budget` and `optimal` can produce such schedules; other
 /// strategies' schedules are built from their decisions and are not
 /// examined.
 void recordSchedule(mlir::FunctionOpInterface func,
@@ -63,10 +63,11 @@ struct RecordedSchedule {
 /// Reads and validates the `remat.schedule` of `func` against the graph built
 /// from it and its recorded plan; std::nullopt when there is none. `outputs`
 /// and `gradients` are the function's results with those roles. A malformed
-/// or stale schedule (wrong shape, an index out of range, a non-forward op in
-/// the forward part, a backward op missing or repeated, a value read before
-/// it is produced, a derivation the plan does not record) is an error on the
-/// function that says to re-run remat-plan.
+/// or stale schedule (wrong shape, a fingerprint that is not the function's,
+/// an index out of range, a non-forward op in the forward part, a backward op
+/// missing or repeated, a value read before it is produced, a derivation the
+/// plan does not record) is an error on the function that says to re-run
+/// remat-plan.
 mlir::FailureOr<std::optional<RecordedSchedule>>
 readSchedule(mlir::FunctionOpInterface func, const ImportedGraph &imported,
              const RecordedPlan &plan, const Classification &phases,

@@ -248,12 +248,16 @@ LogicalResult RematDialect::verifyOperationAttribute(Operation *op,
     if (name == ScheduleAttrHelper::getNameStr()) {
       // Indices are checked against the function by remat-partition.
       auto schedule = dyn_cast<DictionaryAttr>(attr.getValue());
-      if (!schedule || schedule.size() != 2 ||
+      const size_t expectedSize =
+          schedule && schedule.get("fingerprint") ? 3 : 2;
+      if (!schedule || schedule.size() != expectedSize ||
           !schedule.getAs<DenseI64ArrayAttr>("steps") ||
-          !schedule.getAs<IntegerAttr>("backward_start"))
+          !schedule.getAs<IntegerAttr>("backward_start") ||
+          (expectedSize == 3 && !schedule.getAs<IntegerAttr>("fingerprint")))
         return op->emitError()
                << "'remat.schedule' must be {backward_start = <i64>, steps "
-                  "= array<i64: ...>}; it is written by -remat-plan";
+                  "= array<i64: ...>}, with an optional fingerprint = <i64>; "
+                  "it is written by -remat-plan";
       return success();
     }
     if (name == StageAttrHelper::getNameStr()) {
