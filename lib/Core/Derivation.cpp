@@ -24,6 +24,19 @@ bool hasWideSignificand(DType type) {
 
 } // namespace
 
+Derivation derivationThrough(const Graph &graph, OpId via,
+                             const InverseRule &rule) {
+  const GraphOp &op = graph.op(via);
+  Derivation derivation;
+  derivation.viaOp = via;
+  derivation.rule = rule;
+  derivation.exact = rule.exact;
+  derivation.from.push_back(op.results.front());
+  for (unsigned other : rule.otherOperands)
+    derivation.from.push_back(op.operands[other]);
+  return derivation;
+}
+
 std::vector<DerivationChoice>
 chooseDerivations(const PlanContext &context, const std::vector<uint8_t> &keep,
                   bool replaceSaves) {
@@ -83,13 +96,7 @@ chooseDerivations(const PlanContext &context, const std::vector<uint8_t> &keep,
         if (op.operands[rule.recoveredOperand] != value ||
             (!rule.exact && !context.options.allowInexactDerivation))
           continue;
-        Derivation derivation;
-        derivation.viaOp = user;
-        derivation.rule = rule;
-        derivation.exact = rule.exact;
-        derivation.from.push_back(op.results.front());
-        for (unsigned other : rule.otherOperands)
-          derivation.from.push_back(op.operands[other]);
+        Derivation derivation = derivationThrough(graph, user, rule);
         bool usable = std::all_of(derivation.from.begin(),
                                   derivation.from.end(), [&](ValueId source) {
                                     return source != value && anchored(source);

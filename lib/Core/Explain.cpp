@@ -372,11 +372,7 @@ private:
       for (const InverseRule &rule : op.inverseRules) {
         if (rule.exact || op.operands[rule.recoveredOperand] != value)
           continue;
-        Derivation derivation;
-        derivation.rule = rule;
-        derivation.from.push_back(op.results.front());
-        for (unsigned other : rule.otherOperands)
-          derivation.from.push_back(op.operands[other]);
+        Derivation derivation = derivationThrough(graph_, user, rule);
         absl::StrAppend(&out_, "; not derived as ", formula(graph_, derivation),
                         ": inexact derivations are not used for ",
                         std::string(toString(dtype)), " values");

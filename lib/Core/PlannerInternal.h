@@ -181,6 +181,10 @@ chooseDerivations(const PlanContext &context, const std::vector<uint8_t> &keep,
                   bool replaceSaves);
 double derivationTimeUs(const PlanContext &context,
                         const Derivation &derivation, ValueId value);
+/// The derivation of operand `rule.recoveredOperand` of `via` through `rule`:
+/// it reads the op's first result, then the rule's other operands.
+Derivation derivationThrough(const Graph &graph, OpId via,
+                             const InverseRule &rule);
 
 /// The peaks a fractional budget is measured between: the lowest peak the
 /// automatic strategies can reach (t = 0) and the automatic save-all peak
