@@ -245,9 +245,15 @@ FailureOr<std::unique_ptr<ImportedGraph>> buildGraph(FunctionOpInterface func,
         tensorTypeOf(arg.getType(), arg.getLoc(), "argument #" + Twine(index));
     if (failed(type))
       return failure();
-    std::optional<StringRef> located = locationName(arg.getLoc());
+    // remat.name, else the location's name, else the SSA name.
+    std::optional<StringRef> given;
+    if (auto named = func.getArgAttrOfType<StringAttr>(
+            index, RematDialect::NameAttrHelper::getNameStr()))
+      given = named.getValue();
+    else
+      given = locationName(arg.getLoc());
     llvm::StringMapEntry<ValueId> &name =
-        located ? names.claim(*located) : names.claim(ssaName(arg));
+        given ? names.claim(*given) : names.claim(ssaName(arg));
     ValueId added = graph.addInput(name.getKey().str(), *type, inputRole);
     name.second = added;
     recordValue(arg, added);

@@ -96,13 +96,16 @@ SmallVector<Value> readsOf(Operation *op) {
   return SmallVector<Value>(reads.begin(), reads.end());
 }
 
-/// Only the role (and gradient index) of an argument or result carries over.
+/// Only the role, name (arguments) and gradient index (results) of an
+/// argument or result carry over.
 NamedAttrList roleAttrs(DictionaryAttr attrs, int64_t gradOfShift) {
   NamedAttrList kept;
   if (!attrs)
     return kept;
   if (Attribute role = attrs.get(RematDialect::RoleAttrHelper::getNameStr()))
     kept.append(RematDialect::RoleAttrHelper::getNameStr(), role);
+  if (Attribute name = attrs.get(RematDialect::NameAttrHelper::getNameStr()))
+    kept.append(RematDialect::NameAttrHelper::getNameStr(), name);
   if (auto gradOf = attrs.getAs<IntegerAttr>(
           RematDialect::GradOfAttrHelper::getNameStr()))
     kept.append(

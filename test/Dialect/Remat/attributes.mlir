@@ -92,13 +92,13 @@ func.func @joint(%x: tensor<4x4xf32> {remat.role = "input"},
   return %y, %dx, %dw : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>
 }
 
-// The forward form: no tangents, no gradients.
+// The forward form: no tangents, no gradients. Arguments may be named.
 // CHECK-LABEL: func.func @forward
-// CHECK-SAME: {remat.role = "input"}
+// CHECK-SAME: {remat.name = "tokens", remat.role = "input"}
 // CHECK-SAME: {remat.role = "param"}
 // CHECK-SAME: -> (tensor<4x4xf32> {remat.role = "output"})
 // CHECK-SAME: attributes {remat.graph = "forward"}
-func.func @forward(%x: tensor<4x4xf32> {remat.role = "input"},
+func.func @forward(%x: tensor<4x4xf32> {remat.role = "input", remat.name = "tokens"},
                    %w: tensor<4x4xf32> {remat.role = "param"})
     -> (tensor<4x4xf32> {remat.role = "output"})
     attributes {remat.graph = "forward"} {
@@ -308,8 +308,15 @@ func.func @misspelled_tag(%a: tensor<8xf32>) -> tensor<8xf32> {
 
 // -----
 
-// expected-error @+1 {{'remat.name' is not valid on argument #0; only 'remat.role' is}}
-func.func @name_on_argument(%a: tensor<8xf32> {remat.name = "x"}) -> tensor<8xf32> {
+// expected-error @+1 {{'remat.never_recompute' is not valid on argument #0; only 'remat.role' and 'remat.name' are accepted there}}
+func.func @tag_on_argument(%a: tensor<8xf32> {remat.never_recompute}) -> tensor<8xf32> {
+  return %a : tensor<8xf32>
+}
+
+// -----
+
+// expected-error @+1 {{argument #0: 'remat.name' must be a non-empty string, e.g. {remat.name = "tokens"}}}
+func.func @empty_name_on_argument(%a: tensor<8xf32> {remat.name = ""}) -> tensor<8xf32> {
   return %a : tensor<8xf32>
 }
 

@@ -297,12 +297,20 @@ LogicalResult RematDialect::verifyRegionArgAttribute(Operation *op,
       name == ReasonAttrHelper::getNameStr())
     return verifyPerValueStrings(op, name, attr.getValue(), 1,
                                  ("on argument #" + Twine(argIndex)).str());
+  if (name == NameAttrHelper::getNameStr()) {
+    auto value = dyn_cast<StringAttr>(attr.getValue());
+    if (!value || value.getValue().empty())
+      return op->emitError() << "argument #" << argIndex
+                             << ": 'remat.name' must be a non-empty string, "
+                                "e.g. {remat.name = \"tokens\"}";
+    return success();
+  }
   if (name != RoleAttrHelper::getNameStr())
     return op->emitError() << "'" << name << "' is not valid on argument #"
                            << argIndex
-                           << "; only 'remat.role' is accepted there "
-                              "(remat-plan also writes 'remat.decision' and "
-                              "'remat.reason')";
+                           << "; only 'remat.role' and 'remat.name' are "
+                              "accepted there (remat-plan also writes "
+                              "'remat.decision' and 'remat.reason')";
   auto role = dyn_cast<StringAttr>(attr.getValue());
   if (!role)
     return op->emitError() << "argument #" << argIndex
