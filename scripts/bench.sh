@@ -169,7 +169,7 @@ for graph in ("dag-10k", "dag-100k", "dag-1M"):
         cold.append(1e6 * run["cold_s/node"])
 if len(per_node) == 3:
     targets.append(
-        "| min-cut cost per node, 10k to 1M | roughly flat (~1.5x) | "
+        "| min-cut cost per node, 10k to 1M | roughly flat | "
         "us/node (CPU, steady state): %s, 1M/10k %.2fx; first plan in a "
         "trimmed heap: %s, 1M/10k %.2fx |" % (
             " / ".join("%.2f" % v for v in per_node),
