@@ -25,6 +25,13 @@
 // RUN: remat-opt %s "-remat-plan=strategy=budget memory-budget=0.0" | sed '0,/remat.tanh /s//remat.exp /' | not remat-opt -remat-partition 2>&1 | FileCheck %s --check-prefix=STALE
 // STALE: error: remat-partition: the recorded schedule (remat.schedule) of 'tanh_chain' belongs to another version of the function: its ops or their operands changed after remat-plan (fingerprint {{-?[0-9]+}}, now {{-?[0-9]+}}); re-run remat-plan on the joint function to record a fresh one
 
+// Per-value decisions need no fingerprint: remat-partition builds the program
+// from the IR it is given, so after the same edit a min-cut plan still
+// partitions into a program that computes the edited function's gradients.
+// RUN: remat-opt %s -remat-plan=strategy=min-cut | sed '0,/remat.tanh /s//remat.exp /' > %t.edited.mlir
+// RUN: remat-opt %t.edited.mlir -remat-partition -o %t.edited-partitioned.mlir
+// RUN: remat-run %t.edited.mlir --function=tanh_chain --check-partition=%t.edited-partitioned.mlir | FileCheck %s --check-prefix=EXEC
+
 // PLAN-LABEL: func.func @tanh_chain
 // PLAN-SAME: remat.schedule = {backward_start = 5 : i64, fingerprint = {{-?[0-9]+}} : i64, steps = array<i64: 0, 1, 2, 3, 4, 5, 6, 0, 1, 2, 7, 0, 1, 8, 0, 9>}
 
