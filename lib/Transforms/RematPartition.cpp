@@ -374,6 +374,19 @@ LogicalResult RematPartitionPass::partition(func::FuncOp joint,
     dropPlanAttributes(clone, source);
   };
   std::vector<uint8_t> evaluated(schedule ? imported.graph.numOps() : 0, 0);
+  // Emits one part (forward or backward) of the recorded schedule and adds
+  // its counts to the pass statistics.
+  auto emitSchedulePart = [&](OpBuilder &body, IRMapping &mapping,
+                              ArrayRef<ScheduleEvent> events, bool backward) {
+    unsigned recomputed = 0, derivationOps = 0;
+    if (failed(emitScheduleEvents(body, mapping, imported, plan, phases,
+                                  events, backward, evaluated, onClone,
+                                  recomputed, derivationOps)))
+      return failure();
+    numRecomputedOps += recomputed;
+    numDerivationOps += derivationOps;
+    return success();
+  };
 
   FailureOr<std::vector<ValueId>> savedOr =
       schedule ? FailureOr<std::vector<ValueId>>(schedule->saved)
@@ -435,15 +448,11 @@ LogicalResult RematPartitionPass::partition(func::FuncOp joint,
         mapping.map(joint.getArgument(i), block->getArgument(next++));
     OpBuilder body = OpBuilder::atBlockEnd(block);
     if (schedule) {
-      unsigned numForwardRecomputed = 0, numForwardDerivationOps = 0;
-      if (failed(emitScheduleEvents(
-              body, mapping, imported, plan, phases,
+      if (failed(emitSchedulePart(
+              body, mapping,
               ArrayRef(schedule->events).take_front(schedule->backwardStart),
-              /*backward=*/false, evaluated, onClone, numForwardRecomputed,
-              numForwardDerivationOps)))
+              /*backward=*/false)))
         return failure();
-      numRecomputedOps += numForwardRecomputed;
-      numDerivationOps += numForwardDerivationOps;
     } else {
       for (auto [opId, op] : llvm::enumerate(imported.opOf)) {
         if (phases.opPhase[opId] != Phase::Forward)
@@ -515,19 +524,15 @@ LogicalResult RematPartitionPass::partition(func::FuncOp joint,
       mapping.map(joint.getArgument(i), block->getArgument(shift + i));
     OpBuilder body = OpBuilder::atBlockEnd(block);
     if (schedule) {
-      unsigned numBackwardRecomputed = 0, numBackwardDerivationOps = 0;
-      if (failed(emitScheduleEvents(
-              body, mapping, imported, plan, phases,
+      if (failed(emitSchedulePart(
+              body, mapping,
               ArrayRef(schedule->events).drop_front(schedule->backwardStart),
-              /*backward=*/true, evaluated, onClone, numBackwardRecomputed,
-              numBackwardDerivationOps)))
+              /*backward=*/true)))
         return failure();
       SmallVector<Value> returned;
       for (Value gradient : gradients)
         returned.push_back(mapping.lookup(gradient));
       func::ReturnOp::create(body, loc, returned);
-      numRecomputedOps += numBackwardRecomputed;
-      numDerivationOps += numBackwardDerivationOps;
       symbols.insert(forward);
       symbols.insert(backward);
       return success();
