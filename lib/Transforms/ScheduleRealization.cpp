@@ -183,8 +183,10 @@ private:
   }
 
   bool materialize(ValueId root) {
-    std::vector<std::pair<ValueId, bool>> stack = {{root, false}};
-    std::vector<ValueId> reads;
+    // Member buffers: materialize runs once per backward operand.
+    std::vector<std::pair<ValueId, bool>> &stack = stack_;
+    std::vector<ValueId> &reads = reads_;
+    stack.assign(1, {root, false});
     while (!stack.empty()) {
       auto [value, expanded] = stack.back();
       if (available[value]) {
@@ -228,6 +230,8 @@ private:
   std::vector<uint8_t> available;
   std::vector<uint8_t> onPath;
   std::vector<int64_t> events;
+  std::vector<std::pair<ValueId, bool>> stack_;
+  std::vector<ValueId> reads_;
 };
 
 StringRef scheduleAttrName() {
