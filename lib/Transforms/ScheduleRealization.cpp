@@ -369,6 +369,17 @@ readSchedule(FunctionOpInterface func, const ImportedGraph &imported,
   std::vector<uint8_t> saved(graph.numValues(), 0);
   std::vector<uint8_t> backwardSeen(graph.numOps(), 0);
   llvm::SmallVector<ValueId> reads;
+  // Checked where the forward part ends: it must produce every output.
+  auto outputsProduced = [&]() -> LogicalResult {
+    for (ValueId output : outputs)
+      if (graph.value(output).producer != kNoId && instance[output] != 1)
+        return fail() << "does not evaluate output '"
+                      << graph.value(output).name << "' in its forward part"
+                      << kRerun;
+    return success();
+  };
+  if (schedule.backwardStart == 0 && failed(outputsProduced()))
+    return failure();
   for (auto [index, event] : llvm::enumerate(schedule.events)) {
     const bool backward = index >= schedule.backwardStart;
     reads.clear();
@@ -417,20 +428,9 @@ readSchedule(FunctionOpInterface func, const ImportedGraph &imported,
         instance[result] = where;
     else
       instance[event.derived] = where;
-    // The forward part ends here: it must have produced every output.
-    if (index + 1 == schedule.backwardStart)
-      for (ValueId output : outputs)
-        if (graph.value(output).producer != kNoId && instance[output] != 1)
-          return fail() << "does not evaluate output '"
-                        << graph.value(output).name << "' in its forward part"
-                        << kRerun;
+    if (index + 1 == schedule.backwardStart && failed(outputsProduced()))
+      return failure();
   }
-  if (schedule.backwardStart == 0)
-    for (ValueId output : outputs)
-      if (graph.value(output).producer != kNoId)
-        return fail() << "does not evaluate output '"
-                      << graph.value(output).name << "' in its forward part"
-                      << kRerun;
   for (size_t op = 0; op < graph.numOps(); ++op)
     if (phases.opPhase[op] == Phase::Backward && !backwardSeen[op])
       return fail() << "does not evaluate backward op #" << op << " ('"
