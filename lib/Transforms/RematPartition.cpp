@@ -370,9 +370,6 @@ LogicalResult RematPartitionPass::partition(func::FuncOp joint,
   if (failed(scheduleOr))
     return failure();
   const std::optional<RecordedSchedule> &schedule = *scheduleOr;
-  auto onClone = [&](Operation *clone, OpId source) {
-    dropPlanAttributes(clone, source);
-  };
   std::vector<uint8_t> evaluated(schedule ? imported.graph.numOps() : 0, 0);
   // Emits one part (forward or backward) of the recorded schedule and adds
   // its counts to the pass statistics.
@@ -380,7 +377,8 @@ LogicalResult RematPartitionPass::partition(func::FuncOp joint,
                               ArrayRef<ScheduleEvent> events, bool backward) {
     unsigned recomputed = 0, derivationOps = 0;
     if (failed(emitScheduleEvents(body, mapping, imported, plan, phases,
-                                  events, backward, evaluated, onClone,
+                                  events, backward, evaluated,
+                                  dropPlanAttributes,
                                   recomputed, derivationOps)))
       return failure();
     numRecomputedOps += recomputed;
