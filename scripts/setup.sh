@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Installs what is missing (Debian packages), configures and builds remat into
-# build/ (binaries in build/bin/). Idempotent: re-running it with nothing
-# changed takes seconds.
+# Installs what is missing (Debian packages; PyTorch 2.x from PyPI into the
+# project-local virtual environment .venv/), configures and builds remat into
+# build/ (binaries in build/bin/, the Python extension in build/python/).
+# Idempotent: re-running it with nothing changed takes seconds.
 #
 #   scripts/setup.sh            # install + configure + build
 #   REMAT_BUILD_DIR=out scripts/setup.sh
+#   REMAT_SKIP_VENV=1 scripts/setup.sh   # no .venv (PyTorch 2.x tests skip)
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -13,6 +15,8 @@ llvm_prefix=/usr/lib/llvm-22
 
 packages=(
   cmake ninja-build g++ pkg-config python3
+  # The Python extension (lib/Bindings/Python) and the virtual environment.
+  python3-dev pybind11-dev python3-venv
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools lld-22 clang-22
   libabsl-dev libgtest-dev libgmock-dev libbenchmark-dev coinor-libcbc-dev
   # PyTorch 1.13 (AOTAutograd, min-cut partitioner) for python/remat_torch and
@@ -35,6 +39,23 @@ if ((${#missing[@]})); then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
     --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# PyTorch 2.x beside Debian's 1.13: a virtual environment made from Debian's
+# interpreter (the extension is built for it, and both share its ABI), with
+# the pinned wheels of python/requirements-torch2.txt. Reused while the
+# requirements file is unchanged (the copy in .venv/ says what it holds).
+venv=${REMAT_VENV:-$root/.venv}
+requirements=$root/python/requirements-torch2.txt
+if [[ ${REMAT_SKIP_VENV:-0} != 1 ]] &&
+    ! cmp -s "$requirements" "$venv/remat-requirements.txt"; then
+  echo "setup: installing PyTorch 2.x into $venv (pip, a few minutes once)"
+  start=$SECONDS
+  [[ -x $venv/bin/python ]] || /usr/bin/python3 -m venv "$venv"
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+    -r "$requirements"
+  cp "$requirements" "$venv/remat-requirements.txt"
+  echo "setup: $venv ready in $((SECONDS - start)) s"
 fi
 
 if [[ ! -f $build/build.ninja ]]; then

@@ -297,28 +297,11 @@ struct RematReportPass final
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (format != "json" && format != "text") {
-      module.emitError() << "remat-report: bad option format="
-                         << format.getValue() << "; expected json or text";
+    // Written in memory first, so a failed report leaves no file behind.
+    std::string text;
+    llvm::raw_string_ostream buffer(text);
+    if (failed(writeRematReport(module, getAnalysisManager(), format, buffer)))
       return signalPassFailure();
-    }
-    std::vector<FunctionReport> reports;
-    for (auto func : module.getOps<FunctionOpInterface>()) {
-      if (!isJointFunction(func) || func.isExternal())
-        continue;
-      FailureOr<FunctionReport> report = collect(func, getAnalysisManager());
-      if (failed(report))
-        return signalPassFailure();
-      reports.push_back(std::move(*report));
-    }
-    if (reports.empty()) {
-      module.emitError() << "remat-report: no planned joint function in the "
-                            "module; run -remat-plan first (and report "
-                            "before -remat-partition, which replaces the "
-                            "joint function unless keep-joint=true)";
-      return signalPassFailure();
-    }
-
     std::string errorMessage;
     std::unique_ptr<llvm::ToolOutputFile> file =
         openOutputFile(output.getValue(), &errorMessage);
@@ -327,28 +310,51 @@ struct RematReportPass final
                          << output.getValue() << ": " << errorMessage;
       return signalPassFailure();
     }
-    llvm::raw_ostream &os = file->os();
-    if (format == "json") {
-      llvm::json::OStream json(os, /*IndentSize=*/2);
-      if (reports.size() == 1) {
-        writeJson(json, reports.front());
-      } else {
-        json.array([&] {
-          for (const FunctionReport &report : reports)
-            writeJson(json, report);
-        });
-      }
-      os << "\n";
-    } else {
-      for (auto [index, report] : llvm::enumerate(reports)) {
-        if (index)
-          os << "\n";
-        writeText(os, report);
-      }
-    }
+    file->os() << text;
     file->keep();
     markAllAnalysesPreserved();
   }
 };
 
 } // namespace
+
+LogicalResult remat::writeRematReport(ModuleOp module, AnalysisManager analyses,
+                                      StringRef format,
+                                      llvm::raw_ostream &os) {
+  if (format != "json" && format != "text")
+    return module.emitError() << "remat-report: bad option format=" << format
+                              << "; expected json or text";
+  std::vector<FunctionReport> reports;
+  for (auto func : module.getOps<FunctionOpInterface>()) {
+    if (!isJointFunction(func) || func.isExternal())
+      continue;
+    FailureOr<FunctionReport> report = collect(func, analyses);
+    if (failed(report))
+      return failure();
+    reports.push_back(std::move(*report));
+  }
+  if (reports.empty())
+    return module.emitError()
+           << "remat-report: no planned joint function in the module; run "
+              "-remat-plan first (and report before -remat-partition, which "
+              "replaces the joint function unless keep-joint=true)";
+  if (format == "json") {
+    llvm::json::OStream json(os, /*IndentSize=*/2);
+    if (reports.size() == 1) {
+      writeJson(json, reports.front());
+    } else {
+      json.array([&] {
+        for (const FunctionReport &report : reports)
+          writeJson(json, report);
+      });
+    }
+    os << "\n";
+    return success();
+  }
+  for (auto [index, report] : llvm::enumerate(reports)) {
+    if (index)
+      os << "\n";
+    writeText(os, report);
+  }
+  return success();
+}

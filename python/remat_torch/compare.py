@@ -32,11 +32,13 @@ import torch
 
 from remat_torch import ops as op_table
 from remat_torch.export import add_model_arguments, build_model, find_remat_opt
-from remat_torch.joint import _meta_of, _meta_from_getitems, export_joint, type_bytes
+from remat_torch.emitter import type_bytes
+from remat_torch.fxmeta import meta_from_getitems, meta_of
+from remat_torch.joint import export_joint
 
 
 def _bytes_of(node):
-    meta = _meta_of(node) or _meta_from_getitems(node)
+    meta = meta_of(node) or meta_from_getitems(node)
     if meta is None:
         return 0
     metas = meta if isinstance(meta, list) else [meta]
@@ -50,12 +52,12 @@ class _Shape:
 
 def node_flops(node):
     """The FLOP estimate the exporter gives opaque ops, for any node."""
-    meta = _meta_of(node) or _meta_from_getitems(node)
+    meta = meta_of(node) or meta_from_getitems(node)
     metas = [m for m in (meta if isinstance(meta, list) else [meta]) if m]
     operands = []
     for arg in node.args:
         if isinstance(arg, torch.fx.Node):
-            m = _meta_of(arg)
+            m = meta_of(arg)
             operands.append(_Shape(m[0] if m and not isinstance(m, list) else ()))
     try:
         return op_table.estimate_flops(node, op_table.packet(node), metas, operands)

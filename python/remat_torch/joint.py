@@ -8,7 +8,7 @@ anything else becomes `remat.opaque` with a FLOP estimate and a compute
 class, and a warning lists the ATen ops that had no entry at all.
 """
 
-import sys
+import operator
 import warnings
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
@@ -16,103 +16,14 @@ from typing import Dict, List, Optional
 import torch
 import torch.fx
 
+from remat.mlir_text import quoted
 from remat_torch import ops as op_table
 from remat_torch.capture import capture_joint
+from remat_torch.emitter import DTYPES, Emitter, ExportError, Value
+from remat_torch.fxmeta import meta_from_getitems, meta_of
+from remat_torch.lowering import lower_node
 from remat_torch.nn_ops import find_cpu_dropouts, lower_cpu_dropout
 from remat_torch.regions import marker_kind, node_tags
-
-
-class ExportError(Exception):
-    """The graph cannot be exported; the message names the node and why."""
-
-
-_DTYPES = {
-    torch.float64: "f64",
-    torch.float32: "f32",
-    torch.float16: "f16",
-    torch.bfloat16: "bf16",
-    torch.int64: "i64",
-    torch.int32: "i32",
-    torch.int8: "i8",
-    torch.uint8: "i8",
-    torch.bool: "i1",
-}
-
-
-def _meta_of(node):
-    """(shape, dtype) per result of a node, None for a None result. Reads
-    `val` (FakeTensor, PyTorch 2.x) or `tensor_meta` (1.13)."""
-    meta = node.meta.get("val", None)
-    if meta is None:
-        meta = node.meta.get("tensor_meta", None)
-    if meta is None:
-        return None
-
-    def one(m):
-        if m is None:
-            return None
-        shape = getattr(m, "shape", None)
-        dtype = getattr(m, "dtype", None)
-        if shape is None or dtype is None:
-            return None
-        return (tuple(int(d) for d in shape), dtype)
-
-    # TensorMetadata is itself a NamedTuple: test for a shape first.
-    if isinstance(meta, (tuple, list)) and not hasattr(meta, "shape"):
-        return [one(m) for m in meta]
-    return one(meta)
-
-
-def _meta_from_getitems(node):
-    """PyTorch 1.13 records no metadata on multi-result nodes; their getitem
-    users have it. Results nobody reads are dead and become None."""
-    import operator
-
-    users = list(node.users)
-    if not users or any(u.target is not operator.getitem for u in users):
-        return None
-    indices = {u.args[1]: _meta_of(u) for u in users}
-    if any(not isinstance(i, int) or m is None or isinstance(m, list)
-           for i, m in indices.items()):
-        return None
-    return [indices.get(i) for i in range(max(indices) + 1)]
-
-
-def tensor_type(shape, dtype, where):
-    if dtype not in _DTYPES:
-        raise ExportError(f"{where}: dtype {dtype} has no remat equivalent "
-                          f"(supported: {', '.join(str(d) for d in _DTYPES)})")
-    dims = "x".join(str(d) for d in shape)
-    return f"tensor<{dims + 'x' if dims else ''}{_DTYPES[dtype]}>"
-
-
-def type_bytes(shape, dtype):
-    n = 1
-    for d in shape:
-        n *= d
-    size = 1 if dtype in (torch.bool, torch.int8, torch.uint8) else \
-        torch.empty((), dtype=dtype).element_size()
-    return n * size
-
-
-def _string(text):
-    return '"' + str(text).replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def format_f64(value):
-    return f"{float(value):.6e} : f64"
-
-
-@dataclass
-class Value:
-    """An SSA value in the emitted function."""
-    ssa: str
-    shape: tuple
-    dtype: torch.dtype
-
-    @property
-    def type(self):
-        return tensor_type(self.shape, self.dtype, self.ssa)
 
 
 @dataclass
@@ -138,65 +49,20 @@ class JointExport:
     rng_arguments: List[str] = field(default_factory=list)
 
 
-class Emitter:
-    def __init__(self, function_name):
-        self.function_name = function_name
-        self.lines: List[str] = []
-        self.counter = 0
-        self.values: Dict[str, object] = {}  # fx node name -> Value or list
-        self.unmapped: Dict[str, int] = {}
-        # ATen op -> "node: reason" for uses a typed mapping declined.
-        self.declined: Dict[str, List[str]] = {}
-        self.argument_labels: Dict[str, str] = {}  # value name -> placeholder
-        self.first_extra_argument = 0  # set to the placeholder count
-        self.rng_arguments: Dict[str, Value] = {}  # label -> argument
-        # Tags (remat.must_recompute, ...) for every op emitted for the
-        # node being lowered (checkpoint regions).
-        self.tags: List[str] = []
-
-    def rng_argument(self, label):
-        """A rank-0 i64 argument with remat.role = "rng" (a dropout's seed or
-        offset), appended after the tangents; one per label."""
-        if label not in self.rng_arguments:
-            index = self.first_extra_argument + len(self.rng_arguments)
-            self.rng_arguments[label] = Value(f"%arg{index}", (), torch.int64)
-        return self.rng_arguments[label]
-
-    def fresh(self):
-        self.counter += 1
-        return f"%v{self.counter}"
-
-    def emit(self, name, operands, results, inherent=None, discardable=None):
-        """Emits one op in generic form; `results` is a list of (shape,
-        dtype); returns the list of result Values."""
-        ssa = self.fresh()
-        if len(results) == 1:
-            result_values = [Value(ssa, *results[0])]
-            lhs = ssa
-        else:
-            result_values = [Value(f"{ssa}#{i}", *r) for i, r in enumerate(results)]
-            lhs = f"{ssa}:{len(results)}"
-        props = ""
-        if inherent:
-            # A None value is a unit attribute, written as its bare name.
-            props = " <{" + ", ".join(k if v is None else f"{k} = {v}"
-                                      for k, v in inherent.items()) + "}>"
-        attrs = ""
-        discardable = dict(discardable or {})
-        for tag in self.tags:
-            discardable[tag] = None
-        if discardable:
-            attrs = " {" + ", ".join(k if v is None else f"{k} = {v}"
-                                     for k, v in discardable.items()) + "}"
-        operand_types = ", ".join(v.type for v in operands)
-        result_types = ", ".join(v.type for v in result_values)
-        if len(result_values) != 1:
-            result_types = f"({result_types})"
-        prefix = f"{lhs} = " if result_values else ""
-        self.lines.append(
-            f"    {prefix}\"{name}\"({', '.join(v.ssa for v in operands)}){props}{attrs}"
-            f" : ({operand_types}) -> {result_types if result_values else '()'}")
-        return result_values
+@dataclass
+class MlirGraph:
+    """What graph_to_mlir made of a joint FX graph."""
+    text: str
+    unmapped: List[str]
+    # Argument value name (loc) -> joint placeholder name.
+    argument_labels: Dict[str, str]
+    # ATen op -> ["node: reason", ...] for uses a typed mapping declined.
+    declined: Dict[str, List[str]]
+    # Labels of the rng arguments (dropout seed and offsets).
+    rng_arguments: List[str]
+    # The emitter's bookkeeping: FX node -> Value(s), ssa -> Origin.
+    values: Dict[str, object]
+    origins: Dict[str, object]
 
 
 def _flat_nodes(args):
@@ -213,9 +79,14 @@ def _flat_nodes(args):
 
 def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
                   primal_names: Optional[List[str]] = None,
-                  param_count=0, num_fwd_outputs=None):
+                  param_count=0, num_fwd_outputs=None,
+                  replayable_random=True) -> MlirGraph:
     """Converts a joint FX graph (placeholders primals_*/tangents_*, one
-    output list: forward outputs then one gradient per primal) to MLIR."""
+    output list: forward outputs then one gradient per primal) to MLIR.
+
+    `replayable_random=False` is for graphs that will run as FX code
+    (remat_torch.partition): random ops stay opaque and never_recompute,
+    since PyTorch cannot replay them with the same numbers there."""
     graph = joint.graph
     placeholders = [n for n in graph.nodes if n.op == "placeholder"]
     primals = [n for n in placeholders if not n.name.startswith("tangents")]
@@ -224,14 +95,15 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
                           "trace a function whose output requires grad")
     emitter = Emitter(function_name)
     emitter.first_extra_argument = len(placeholders)
+    emitter.replayable_random = replayable_random
     try:
         tags = node_tags(graph, op_table.packet)
     except ValueError as error:
         raise ExportError(str(error)) from None
-    dropouts = find_cpu_dropouts(graph)
+    dropouts = find_cpu_dropouts(graph) if replayable_random else {}
     arguments = []
     for index, node in enumerate(placeholders):
-        meta = _meta_of(node)
+        meta = meta_of(node)
         if meta is None or isinstance(meta, list):
             raise ExportError(f"placeholder '{node.name}' has no tensor shape "
                               "metadata; export tensors only (shapes must be "
@@ -249,7 +121,7 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
         value = Value(f"%arg{index}", shape, dtype)
         emitter.values[node.name] = value
         arguments.append(f"{value.ssa}: {value.type} {{remat.role = \"{role}\"}}"
-                         f" loc({_string(label)})")
+                         f" loc({quoted(label)})")
 
     output_node = None
     for node in graph.nodes:
@@ -279,7 +151,7 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
         dropout = dropouts.get(node.name)
         if dropout == "skip":  # the mask chain of a CPU dropout
             continue
-        if node.target is __import__("operator").getitem:
+        if node.target is operator.getitem:
             source, index = node.args
             produced = emitter.values.get(source.name)
             if not isinstance(produced, list) or produced[index] is None:
@@ -287,18 +159,19 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
                                   f"'{source.name}', which has no tensor there")
             emitter.values[node.name] = produced[index]
             continue
-        meta = _meta_of(node)
+        meta = meta_of(node)
         where = f"node '{node.name}' ({node.target})"
         if meta is None:
-            meta = _meta_from_getitems(node)
+            meta = meta_from_getitems(node)
         if meta is None:
             raise ExportError(f"{where} has unknown output shapes (no "
                               "tensor_meta/val metadata); remat needs static "
                               "shapes: trace with concrete example inputs")
         results = meta if isinstance(meta, list) else [meta]
-        if any(r is not None and r[1] not in _DTYPES for r in results):
+        if any(r is not None and r[1] not in DTYPES for r in results):
             raise ExportError(f"{where}: result dtype has no remat equivalent")
         emitter.tags = tags.get(node.name, [])
+        emitter.current_node = node.name
         if dropout is not None:
             value = lower_cpu_dropout(emitter, node, dropout, results)
             if value is None:
@@ -306,8 +179,9 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
                                   "match its forward dropout")
             emitter.values[node.name] = value
         else:
-            op_table.lower_node(emitter, node, results, where)
+            lower_node(emitter, node, results, where)
         emitter.tags = []
+        emitter.current_node = None
 
     if output_node is None:
         raise ExportError("the joint graph has no output node")
@@ -332,17 +206,18 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
     for label, value in emitter.rng_arguments.items():
         emitter.argument_labels[label] = label
         arguments.append(f"{value.ssa}: {value.type} {{remat.role = \"rng\"}}"
-                         f" loc({_string(label)})")
+                         f" loc({quoted(label)})")
     header = (f"  func.func @{function_name}({', '.join(arguments)}) -> "
               f"({', '.join(result_attrs)}) attributes {{remat.graph = \"joint\"}} {{")
     body = "\n".join(emitter.lines)
     ret = (f"    func.return {', '.join(v.ssa for v in returned)} : "
            f"{', '.join(v.type for v in returned)}")
     text = "module {\n" + header + "\n" + body + "\n" + ret + "\n  }\n}\n"
-    graph_to_mlir.last_argument_labels = dict(emitter.argument_labels)
-    graph_to_mlir.last_declined = {k: list(v) for k, v in emitter.declined.items()}
-    graph_to_mlir.last_rng_arguments = list(emitter.rng_arguments)
-    return text, sorted(emitter.unmapped)
+    return MlirGraph(text, sorted(emitter.unmapped),
+                     dict(emitter.argument_labels),
+                     {k: list(v) for k, v in emitter.declined.items()},
+                     list(emitter.rng_arguments), emitter.values,
+                     emitter.origins)
 
 
 def _named_tensors(module):
@@ -378,11 +253,10 @@ def export_joint(fn_or_module, example_inputs, *, function_name="joint",
             [f"input{i}" for i in range(len(example_inputs))]
     else:
         primal_names = [f"input{i}" for i in range(len(example_inputs))]
-    text, unmapped = graph_to_mlir(capture.joint, function_name=function_name,
-                                   primal_names=primal_names,
-                                   param_count=param_count,
-                                   num_fwd_outputs=capture.num_fwd_outputs)
-    declined = graph_to_mlir.last_declined
+    graph = graph_to_mlir(capture.joint, function_name=function_name,
+                          primal_names=primal_names, param_count=param_count,
+                          num_fwd_outputs=capture.num_fwd_outputs)
+    unmapped, declined = graph.unmapped, graph.declined
     if unmapped and warn:
         warnings.warn("remat_torch: ATen ops without a mapping, exported as "
                       "remat.opaque with estimated costs: " + ", ".join(unmapped))
@@ -399,10 +273,9 @@ def export_joint(fn_or_module, example_inputs, *, function_name="joint",
     outputs = next(n for n in capture.joint.graph.nodes if n.op == "output").args[0]
     num_fwd_outputs = (capture.num_fwd_outputs if capture.num_fwd_outputs is not None
                        else len(outputs) - num_primals)
-    return JointExport(text, function_name, capture.joint, unmapped, names,
-                       capture, num_fwd_outputs, param_count,
-                       graph_to_mlir.last_argument_labels, declined,
-                       graph_to_mlir.last_rng_arguments)
+    return JointExport(graph.text, function_name, capture.joint, unmapped,
+                       names, capture, num_fwd_outputs, param_count,
+                       graph.argument_labels, declined, graph.rng_arguments)
 
 
 def export_joint_graph(fn_or_module, example_inputs, function_name="joint") -> str:

@@ -30,10 +30,15 @@ What PyTorch returns and what remat returns:
   PyTorch's for any seed (remat's generator is not Philox).
 """
 
+import operator
+
 import torch
 import torch.fx
 
-from remat_torch.ops import FLOAT_DTYPES, _dims, _numel, exact_f64
+from remat.mlir_text import f64_attr as exact_f64
+from remat_torch.emitter import FLOAT_DTYPES
+from remat_torch.fxmeta import meta_of
+from remat_torch.ops import _dims, _numel, packet
 
 
 class Declined(Exception):
@@ -505,6 +510,9 @@ def _dropout_p(value):
 
 
 def _native_dropout(call):
+    if not call.emitter.replayable_random:
+        raise Declined("PyTorch's random numbers cannot be replayed here "
+                       "(kept opaque and never recomputed)")
     x = call.tensor(0, "input")
     _float(x)
     p = _dropout_p(call.arg(1, "p"))
@@ -520,8 +528,6 @@ def _native_dropout(call):
 
 
 def _native_dropout_backward(call):
-    import operator
-
     g, mask = call.tensor(0, "grad_output"), call.tensor(1, "mask")
     scale = float(call.arg(2, "scale"))
     _float(g)
@@ -694,8 +700,6 @@ def lower_nn(emitter, node, name, results):
 
 def _chain_source(node):
     """The tensor an `empty_like(empty_like(...(s)))` chain starts from."""
-    from remat_torch.ops import packet
-
     steps = []
     while isinstance(node, torch.fx.Node) and node.op == "call_function" and \
             packet(node) == "empty_like":
@@ -717,8 +721,6 @@ def find_cpu_dropouts(graph):
     product with x (it becomes remat.dropout), ("backward", p, m) for the
     gradient products (remat.dropout_backward reading the dropout's mask).
     """
-    from remat_torch.ops import packet
-
     roles = {}
     for node in graph.nodes:
         if node.op != "call_function" or packet(node) != "bernoulli_" or \
@@ -764,9 +766,7 @@ def _drop_probability(keep):
 
 
 def _same_float_shape(a, b):
-    from remat_torch.joint import _meta_of
-
-    ma, mb = _meta_of(a), _meta_of(b)
+    ma, mb = meta_of(a), meta_of(b)
     return isinstance(ma, tuple) and isinstance(mb, tuple) and ma == mb and \
         ma[1] in FLOAT_DTYPES
 

@@ -12,6 +12,9 @@ import math
 import torch
 import torch.fx
 
+from remat.mlir_text import f64_attr as exact_f64
+from remat_torch.emitter import FLOAT_DTYPES, tensor_type
+
 # ATen op (overload packet name) -> remat unary op, for ops taking one tensor.
 UNARY = {
     "relu": "remat.relu", "exp": "remat.exp", "log": "remat.log",
@@ -77,7 +80,21 @@ CLASSES = {
     "gather": "pointwise", "scatter_add": "pointwise", "split": "pointwise",
     "split_with_sizes": "pointwise",
 }
-FLOAT_DTYPES = (torch.float32, torch.float16, torch.bfloat16)
+
+# Random ops (overload packet names, in-place `_` variants included): their
+# results cannot be recomputed unless their generator state is replayed.
+RANDOM = {"bernoulli", "bernoulli_", "native_dropout", "rand", "rand_like",
+          "randn", "randn_like", "randint", "randint_like", "randperm",
+          "normal", "normal_", "uniform", "uniform_", "exponential_",
+          "geometric_", "log_normal_", "cauchy_", "random_", "multinomial",
+          "poisson", "inductor_random", "inductor_seeds"}
+
+
+def compute_class(name):
+    """The compute class of an ATen op (overload packet name), None when
+    unknown."""
+    return "random" if name in RANDOM else CLASSES.get(name)
+
 
 FLOPS_PER_ELEMENT = {"normalization": 5, "pointwise": 1, "random": 2,
                      "view": 0, "reduction": 0, "other": 1}
@@ -117,22 +134,10 @@ def estimate_flops(node, name, results, operands):
         # grad_input and grad_weight each cost about one forward convolution.
         grad_out, weight = operands[0], operands[2]
         return 2 * 2.0 * _numel(weight.shape[1:]) * _numel(grad_out.shape)
-    klass = CLASSES.get(name, "other")
+    klass = compute_class(name) or "other"
     if klass == "reduction":
         return float(sum(_numel(v.shape) for v in operands[:1]))
     return float(FLOPS_PER_ELEMENT.get(klass, 1) * out)
-
-
-def exact_f64(value):
-    """An f64 attribute that round-trips `value` exactly (MLIR float
-    literals need a '.', so 1e-05 is written 1.0e-05)."""
-    text = repr(float(value))
-    if not math.isfinite(float(value)):
-        raise ValueError(f"non-finite attribute value {value!r}")
-    mantissa, _, exponent = text.partition("e")
-    if "." not in mantissa:
-        mantissa += ".0"
-    return mantissa + ("e" + exponent if exponent else "") + " : f64"
 
 
 # Ops whose result does not depend on their operands' values: a splat
@@ -170,8 +175,6 @@ def _literal(value, dtype):
 
 
 def _tensor_type(shape, dtype):
-    from remat_torch.joint import tensor_type
-
     return tensor_type(shape, dtype, "constant")
 
 
@@ -196,7 +199,7 @@ def _broadcast_to(emitter, value, shape, node):
                         discardable={"remat.name": f'"{node.name}.broadcast"'})[0]
 
 
-def _typed(emitter, node, name, results, where):
+def lower_typed(emitter, node, name, results, where):
     """Emits a typed op and returns its values, or None to fall back."""
     format_f64 = exact_f64
 
@@ -313,8 +316,7 @@ def _typed(emitter, node, name, results, where):
                 return [x]
             if out is not None:
                 # The broadcast view is the node itself: rename it.
-                emitter.lines[-1] = emitter.lines[-1].replace(
-                    f'"{node.name}.broadcast"', f'"{node.name}"')
+                emitter.rename_last(f"{node.name}.broadcast", node.name)
                 return [out]
     if name in ("_softmax", "_log_softmax") and is_float:
         x = val(args[0])
@@ -369,68 +371,3 @@ def _typed(emitter, node, name, results, where):
                 return None
             return one(ACTIVATION_BACKWARD[name], [g, other], inherent)
     return None
-
-
-def lower_node(emitter, node, results, where):
-    from remat_torch.nn_ops import lower_nn
-
-    name = packet(node)
-    typed = lower_nn(emitter, node, name, results)
-    if typed is not None:
-        if results_are_tuple(node):
-            emitter.values[node.name] = typed
-        else:
-            emitter.values[node.name] = typed[0]
-        return
-    typed = _typed(emitter, node, name, results, where)
-    if typed is not None:
-        emitter.values[node.name] = typed[0]
-        return
-    operands = []
-    for arg in _flat(node.args) + _flat(list(node.kwargs.values())):
-        value = emitter.values.get(arg.name)
-        if value is None:
-            raise ValueError(f"{where}: operand '{arg.name}' was not exported")
-        if isinstance(value, list):
-            raise ValueError(f"{where}: operand '{arg.name}' is a tuple")
-        operands.append(value)
-    present = [r for r in results if r is not None]
-    klass = CLASSES.get(name)
-    if klass is None:
-        emitter.unmapped[name] = emitter.unmapped.get(name, 0) + 1
-        klass = "other"
-    from remat_torch.joint import format_f64
-
-    inherent = {"op_name": f'"{node.target}"',
-                "flops": format_f64(estimate_flops(node, name, present, operands)),
-                "compute_class": f'"{klass}"'}
-    if klass == "random":
-        inherent["random"] = None
-    values = emitter.emit("remat.opaque", operands, present, inherent,
-                          _name_attr(node))
-    if not results_are_tuple(node):
-        emitter.values[node.name] = values[0]
-        return
-    # Multi-result node: getitem indices address `results`, Nones included.
-    it = iter(values)
-    emitter.values[node.name] = [next(it) if r is not None else None for r in results]
-
-
-def results_are_tuple(node):
-    import operator
-
-    meta = node.meta.get("val", node.meta.get("tensor_meta"))
-    if meta is None:  # 1.13: only the getitem users carry metadata
-        return bool(node.users) and all(u.target is operator.getitem
-                                        for u in node.users)
-    return isinstance(meta, (list, tuple)) and not hasattr(meta, "shape")
-
-
-def _flat(args):
-    out = []
-    for a in args:
-        if isinstance(a, torch.fx.Node):
-            out.append(a)
-        elif isinstance(a, (list, tuple)):
-            out.extend(_flat(a))
-    return out

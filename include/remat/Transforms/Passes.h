@@ -76,6 +76,16 @@ struct RematPipelineOptions
 void buildRematPipeline(mlir::OpPassManager &pm,
                         const RematPipelineOptions &options);
 
+/// Writes what `remat-report` writes for every planned joint function of
+/// `module` to `os` (`format` is json or text), for embedders that want the
+/// report in memory (the Python bindings). `analyses` is the module's
+/// analysis manager (a pass's, or a ModuleAnalysisManager's); a graph cached
+/// there by remat-plan is reused. Errors are emitted on the module.
+mlir::LogicalResult writeRematReport(mlir::ModuleOp module,
+                                     mlir::AnalysisManager analyses,
+                                     llvm::StringRef format,
+                                     llvm::raw_ostream &os);
+
 /// Registers `remat-pipeline`.
 void registerRematPipelines();
 

@@ -59,8 +59,9 @@ def build():
 
 
 def main(tools):
-    text, unmapped = graph_to_mlir(build(), num_fwd_outputs=3)
-    assert not unmapped, unmapped
+    graph = graph_to_mlir(build(), num_fwd_outputs=3)
+    assert not graph.unmapped, graph.unmapped
+    text = graph.text
     print(text)
     with tempfile.TemporaryDirectory() as scratch:
         path = os.path.join(scratch, "bn.mlir")

@@ -82,9 +82,8 @@ def export_with_meta(fn, inputs, policy):
         if node.op == "call_function" and node.name in required and \
                 packet(node) != "sum":
             node.meta["recompute"] = policy(packet(node))
-    text, _ = graph_to_mlir(capture.joint, function_name="joint",
-                            num_fwd_outputs=capture.num_fwd_outputs)
-    return text
+    return graph_to_mlir(capture.joint, function_name="joint",
+                         num_fwd_outputs=capture.num_fwd_outputs).text
 
 
 def _forward_ops(joint, num_fwd_outputs):

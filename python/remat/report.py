@@ -1,0 +1,57 @@
+"""Reading remat's JSON report (remat-report, `remat.plan`)."""
+
+DECISIONS = ("save", "recompute", "derive", "not-needed", "input")
+
+
+class Report:
+    """One planned function: summary fields as attributes (`strategy`,
+    `peak_memory_bytes`, `saved_bytes`, `predicted_recompute_time_us`, ...,
+    whatever the report carries) and `values`, one dict per value in IR
+    order (`name`, `decision`, `reason`, `bytes`, `derived_from`, ...)."""
+
+    def __init__(self, data, text=None, timing=None):
+        self.data = data
+        self.text = text
+        self.timing = timing or {}
+        self.values = data.get("values", [])
+        self._by_name = {}
+        for value in self.values:
+            self._by_name.setdefault(value.get("name"), value)
+
+    @classmethod
+    def load(cls, path):
+        import json
+
+        with open(path) as f:
+            text = f.read()
+        data = json.loads(text)
+        if isinstance(data, list):
+            data = data[0]
+        return cls(data, text=text)
+
+    def __getattr__(self, key):
+        data = self.__dict__.get("data", {})
+        if key in data:
+            return data[key]
+        raise AttributeError(f"the report has no field '{key}'")
+
+    def value(self, name):
+        """The entry of the value named `name` (KeyError if none)."""
+        if name not in self._by_name:
+            raise KeyError(f"no value named '{name}' in the report")
+        return self._by_name[name]
+
+    def decision(self, name):
+        return self.value(name)["decision"]
+
+    def names(self, decision):
+        """Names of the values with this decision, in IR order."""
+        if decision not in DECISIONS:
+            raise ValueError(f"decision '{decision}': expected one of "
+                             f"{', '.join(DECISIONS)}")
+        return [v["name"] for v in self.values if v["decision"] == decision]
+
+    def write(self, path):
+        """Writes the report exactly as remat-report would."""
+        with open(path, "w") as f:
+            f.write(self.text)

@@ -1,0 +1,80 @@
+"""Lowering one FX node to remat ops: the NN ops of nn_ops.py first, then
+the typed ops of ops.py, else `remat.opaque` with a cost estimate."""
+
+import operator
+
+import torch
+import torch.fx
+
+from remat_torch.emitter import flops_attr
+from remat_torch.nn_ops import lower_nn
+from remat_torch.ops import _name_attr, compute_class, estimate_flops, lower_typed, packet
+
+
+def lower_node(emitter, node, results, where):
+    """Emits the remat op(s) for one FX node: a typed NN op, else a typed
+    op, else `remat.opaque` with a FLOP estimate and a compute class."""
+    name = packet(node)
+    typed = lower_nn(emitter, node, name, results)
+    if typed is not None:
+        if results_are_tuple(node):
+            emitter.values[node.name] = typed
+        else:
+            emitter.values[node.name] = typed[0]
+        return
+    typed = lower_typed(emitter, node, name, results, where)
+    if typed is not None:
+        emitter.values[node.name] = typed[0]
+        return
+    operands = []
+    for arg in _flat(node.args) + _flat(list(node.kwargs.values())):
+        value = emitter.values.get(arg.name)
+        if value is None:
+            raise ValueError(f"{where}: operand '{arg.name}' was not exported")
+        if isinstance(value, list):
+            raise ValueError(f"{where}: operand '{arg.name}' is a tuple")
+        operands.append(value)
+    present = [r for r in results if r is not None]
+    klass = compute_class(name)
+    if klass is None:
+        emitter.unmapped[name] = emitter.unmapped.get(name, 0) + 1
+        klass = "other"
+    inherent = {"op_name": f'"{node.target}"',
+                "flops": flops_attr(estimate_flops(node, name, present, operands)),
+                "compute_class": f'"{klass}"'}
+    if klass == "random":
+        inherent["random"] = None
+    tags = emitter.tags
+    if klass == "random" and not emitter.replayable_random:
+        # Replaying it would draw other numbers: it must never be recomputed
+        # (a checkpoint region's recompute tag yields to that).
+        emitter.tags = [t for t in tags if t not in (
+            "remat.must_recompute", "remat.prefer_recompute",
+            "remat.never_recompute")] + ["remat.never_recompute"]
+    values = emitter.emit("remat.opaque", operands, present, inherent,
+                          _name_attr(node))
+    emitter.tags = tags
+    if not results_are_tuple(node):
+        emitter.values[node.name] = values[0]
+        return
+    # Multi-result node: getitem indices address `results`, Nones included.
+    it = iter(values)
+    emitter.values[node.name] = [next(it) if r is not None else None for r in results]
+
+
+def results_are_tuple(node):
+    meta = node.meta.get("val", node.meta.get("tensor_meta"))
+    if meta is None:  # 1.13: only the getitem users carry metadata
+        return bool(node.users) and all(u.target is operator.getitem
+                                        for u in node.users)
+    return isinstance(meta, (list, tuple)) and not hasattr(meta, "shape")
+
+
+def _flat(args):
+    out = []
+    for a in args:
+        if isinstance(a, torch.fx.Node):
+            out.append(a)
+        elif isinstance(a, (list, tuple)):
+            out.extend(_flat(a))
+    return out

@@ -1,0 +1,551 @@
+"""remat's plan as a PyTorch partition function.
+
+`partition(joint_module, joint_inputs, *, num_fwd_outputs, **options)` has
+the contract of PyTorch's `min_cut_rematerialization_partition`: it gets
+AOTAutograd's joint forward+backward graph and returns the forward and
+backward graph modules. Which values the forward saves comes from remat's
+plan (planned in this process through the `remat` package):
+
+- saved values become forward outputs (and backward inputs);
+- recomputed ops run in backward, each chain just before the first backward
+  op that reads it (the order remat's schedule gives them);
+- derived values are computed in backward by their inverse op from values
+  that are saved anyway (`h = out - mlp_out`, a reshape back, ...).
+
+Keyword options are remat-plan's (`strategy`, `memory_budget`, `target`,
+`target_file`, `policy`, `allow_inexact_derivation`), plus `report` (a path
+for the JSON report), `strict`, `on_infeasible` and `on_plan`.
+
+A graph remat cannot export or plan (dynamic shapes, an unsupported
+construct) falls back to PyTorch's own partitioner with one warning naming
+the reason, or raises `RematPartitionError` with `strict=True`. A memory
+budget no plan meets raises `RematPartitionError` naming the smallest peak
+remat reaches; `on_infeasible="closest"` plans at that peak instead, with a
+warning.
+
+Random ops (dropout's masks and every other ATen random op) are never
+recomputed here: on the CPU PyTorch cannot replay them with the same
+numbers inside a backward graph, so the plan treats them as
+`never_recompute` and their results are saved when backward needs them.
+"""
+
+import operator
+import time
+import warnings
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Optional
+
+import torch
+import torch.fx
+
+import remat
+from remat_torch import ops as op_table
+from remat_torch.emitter import ExportError
+from remat_torch.joint import graph_to_mlir
+
+
+class RematPartitionError(Exception):
+    """remat cannot partition this graph as asked; the message says why."""
+
+    def __init__(self, message, smallest_peak_bytes=None):
+        super().__init__(message)
+        self.smallest_peak_bytes = smallest_peak_bytes
+
+
+@dataclass
+class PartitionInfo:
+    """What one partition call did, for `on_plan` callbacks and tools."""
+    report: Optional[remat.Report]
+    saved: List[str] = field(default_factory=list)   # FX names, in order
+    derived: List[str] = field(default_factory=list)  # FX names
+    recomputed: List[str] = field(default_factory=list)  # FX names
+    # Plan decisions the FX program realises differently (and how), e.g. a
+    # saved exporter helper replaced by the FX value it belongs to.
+    adjustments: List[str] = field(default_factory=list)
+    fallback_reason: Optional[str] = None
+    seconds: Dict[str, float] = field(default_factory=dict)
+
+
+_PLANNER_OPTIONS = tuple(remat.planner.OPTIONS)
+
+
+def _torch_partitioners():
+    try:
+        from torch._functorch import partitioners
+    except ImportError:  # PyTorch 1.13
+        from functorch._src import partitioners
+    return partitioners
+
+
+def _cse(joint_module):
+    """PyTorch's partitioners run common-subexpression elimination first;
+    so does this one, so both split the same graph."""
+    try:
+        from torch._functorch.compile_utils import fx_graph_cse
+    except ImportError:  # PyTorch 1.13
+        from functorch._src.compile_utils import fx_graph_cse
+    joint_module.graph.eliminate_dead_code()
+    joint_module.graph = fx_graph_cse(joint_module.graph)
+    joint_module.recompile()
+
+
+def _num_fwd_outputs(joint_module, num_fwd_outputs):
+    if num_fwd_outputs is not None:
+        return num_fwd_outputs
+    # PyTorch 1.13 passes no count; its partitioners read the output spec.
+    spec = getattr(joint_module, "_out_spec", None)
+    if spec is None:
+        raise ExportError("the joint graph carries no output spec and no "
+                          "num_fwd_outputs was given")
+    return spec.children_specs[0].num_leaves
+
+
+def _is_random(node):
+    return node.op == "call_function" and \
+        op_table.compute_class(op_table.packet(node)) == "random"
+
+
+def _mutated_primals(graph):
+    """Primals the forward mutates (PyTorch 2.x returns their new values as
+    forward outputs and copies them back after the forward, so a backward
+    must not read them). Read from the output node's AOTAutograd
+    descriptors; PyTorch 1.13 traces no such mutation."""
+    output = next(n for n in graph.nodes if n.op == "output")
+    primals = [n for n in graph.nodes if _is_primal(n)]
+    mutated = set()
+    for desc in output.meta.get("desc") or []:
+        source = getattr(desc, "mutated_input", None)
+        index = getattr(source, "idx", None)
+        if isinstance(index, int) and 0 <= index < len(primals):
+            mutated.add(primals[index])
+    return mutated
+
+
+def _is_tangent(node):
+    return node.op == "placeholder" and node.name.startswith("tangents")
+
+
+def _is_primal(node):
+    return node.op == "placeholder" and not node.name.startswith("tangents")
+
+
+class _PlanOnGraph:
+    """Maps remat's report onto the FX joint graph."""
+
+    def __init__(self, joint, mlir_graph, report):
+        self.joint = joint
+        self.nodes = {n.name: n for n in joint.graph.nodes}
+        self.mlir = mlir_graph
+        self.report = report
+        # ssa -> the FX node holding that value (getitems for results of
+        # multi-result nodes; the first of identical values such as detach).
+        self.fx_of_ssa = {}
+        for name, value in mlir_graph.values.items():
+            if not isinstance(value, list):
+                self.fx_of_ssa.setdefault(value.ssa, name)
+        self.ssa_of_name = {}
+        # ssa -> views of it that hold an FX value (a remat result PyTorch
+        # returns reshaped, such as layer norm's statistics).
+        self.fx_views = {}
+        for ssa, origin in mlir_graph.origins.items():
+            self.ssa_of_name.setdefault(origin.report_name, ssa)
+            if origin.view_of is not None and ssa in self.fx_of_ssa:
+                self.fx_views.setdefault(origin.view_of, ssa)
+        self.adjustments = []
+
+    def fx_node(self, name):
+        """The FX node that holds report value `name`, or None. Exporter
+        helpers that view an FX value map to that value; other helpers map
+        to the single-result FX node they were emitted for."""
+        placeholder = self.mlir.argument_labels.get(name)
+        if placeholder is not None:
+            return self.nodes.get(placeholder)
+        ssa = self.ssa_of_name.get(name)
+        seen = set()
+        while ssa is not None and ssa not in seen:
+            seen.add(ssa)
+            fx = self.fx_of_ssa.get(ssa) or \
+                self.fx_of_ssa.get(self.fx_views.get(ssa))
+            if fx is not None:
+                return self.nodes.get(fx)
+            origin = self.mlir.origins.get(ssa)
+            if origin is None:
+                return None
+            if origin.view_of is not None:
+                ssa = origin.view_of
+                continue
+            owner = self.nodes.get(origin.node) if origin.node else None
+            if owner is not None and not isinstance(
+                    self.mlir.values.get(owner.name), list):
+                return owner
+            return None
+        return None
+
+
+def _backward_region(graph):
+    """Nodes that depend on a tangent: the backward proper."""
+    backward = set()
+    for node in graph.nodes:
+        if _is_tangent(node) or any(i in backward for i in node.all_input_nodes):
+            backward.add(node)
+    return backward
+
+
+def _required_forward(outputs):
+    """Nodes the forward outputs are computed from (PyTorch's "required
+    forward" nodes)."""
+    required, stack = set(), list(outputs)
+    while stack:
+        node = stack.pop()
+        if node not in required:
+            required.add(node)
+            stack.extend(node.all_input_nodes)
+    return required
+
+
+def _replayed_nodes(graph, saved, backward, num_fwd_outputs):
+    """Non-backward nodes the backward has to run given `saved`: what the
+    backward outputs reach, stopping at saved values and tangents, in graph
+    order."""
+    output = next(n for n in graph.nodes if n.op == "output")
+    reached, stack = set(), _flat(output.args[0])[num_fwd_outputs:]
+    while stack:
+        node = stack.pop()
+        if node in reached or node in saved or _is_tangent(node):
+            continue
+        reached.add(node)
+        stack.extend(node.all_input_nodes)
+    return [n for n in graph.nodes if n in reached and n not in backward]
+
+
+def _flat(args):
+    out = []
+    for a in (args if isinstance(args, (list, tuple)) else [args]):
+        if isinstance(a, torch.fx.Node):
+            out.append(a)
+        elif isinstance(a, (list, tuple)):
+            out.extend(_flat(a))
+    return out
+
+
+_DERIVATIONS = {
+    # remat's InverseKind (the report's "derivation") -> (ATen op, args,
+    # kwargs) computing the value from `f` = [c, others...], the values the
+    # rule reads (lib/Core/Derivation.cpp), and `meta`, the value's own
+    # shape and dtype.
+    "subtract-other": lambda f, meta: (torch.ops.aten.sub.Tensor, (f[0], f[1]), {}),
+    "add-other": lambda f, meta: (torch.ops.aten.add.Tensor, (f[0], f[1]), {}),
+    "subtract-from-other": lambda f, meta: (torch.ops.aten.sub.Tensor, (f[1], f[0]), {}),
+    "divide-by-other": lambda f, meta: (torch.ops.aten.div.Tensor, (f[0], f[1]), {}),
+    "multiply-by-other": lambda f, meta: (torch.ops.aten.mul.Tensor, (f[0], f[1]), {}),
+    "divide-other-by": lambda f, meta: (torch.ops.aten.div.Tensor, (f[1], f[0]), {}),
+    "negate": lambda f, meta: (torch.ops.aten.neg.default, (f[0],), {}),
+    "log": lambda f, meta: (torch.ops.aten.log.default, (f[0],), {}),
+    "exp": lambda f, meta: (torch.ops.aten.exp.default, (f[0],), {}),
+    "reshape": lambda f, meta: (torch.ops.aten.reshape.default,
+                                (f[0], list(meta.shape)), {}),
+    "cast": lambda f, meta: (torch.ops.aten._to_copy.default, (f[0],),
+                             {"dtype": meta.dtype}),
+}
+
+
+def _choose_saved(plan_on_graph, report, joint, num_fwd_outputs):
+    """The FX nodes to save and the derivations to build in backward:
+    (saved nodes in graph order, {derived node: (kind, [source nodes])})."""
+    saved, derived = set(), {}
+    for row in report.values:
+        decision = row["decision"]
+        if decision not in ("save", "derive"):
+            continue
+        node = plan_on_graph.fx_node(row["name"])
+        if node is None:
+            plan_on_graph.adjustments.append(
+                f"{row['name']}: {decision} decision has no FX value to "
+                "apply to; backward recomputes what it needs instead")
+            continue
+        if decision == "save":
+            saved.add(node)
+            continue
+        kind = row.get("derivation")
+        sources = [plan_on_graph.fx_node(n) for n in row.get("derived_from", [])]
+        if kind not in _DERIVATIONS or None in sources or \
+                _meta_tensor(node) is None:
+            plan_on_graph.adjustments.append(
+                f"{row['name']}: derivation '{kind}' is not built in FX; "
+                "backward recomputes it instead")
+            continue
+        derived[node] = (kind, sources)
+    # Derivation sources are kept for backward (the plan saves them, or
+    # they are inputs).
+    for kind, sources in derived.values():
+        saved.update(sources)
+    return saved, derived
+
+
+def _meta_tensor(node):
+    val = node.meta.get("val", node.meta.get("tensor_meta"))
+    if val is None or not hasattr(val, "shape"):
+        return None
+    return val
+
+
+def _close_saved_set(graph, saved, derived, num_fwd_outputs, adjustments):
+    """Makes the saved set one PyTorch can extract: backward may replay
+    forward ops but not read primals it was not given, and never replays a
+    random op or an op that reads an input the forward mutates. Adds what is
+    missing (a primal backward reads; the results of such ops) until nothing
+    is; returns the nodes backward replays."""
+    backward = _backward_region(graph)
+    mutated = _mutated_primals(graph)
+    while True:
+        replayed = _replayed_nodes(graph, saved | set(derived), backward,
+                                   num_fwd_outputs)
+        missing = []
+        for node in replayed:
+            if _is_primal(node):
+                missing.append(node)
+            elif _is_random(node) or any(i in mutated for i in node.all_input_nodes):
+                why = ("replaying a random op draws other numbers"
+                       if _is_random(node) else
+                       "it reads an input the forward updates in place")
+                adjustments.append(f"{node.name}: not replayed in backward, "
+                                   f"its results are saved ({why})")
+                users = [u for u in node.users if u.target is operator.getitem]
+                missing.extend(users if users else [node])
+        if not missing:
+            return replayed
+        saved.update(missing)
+
+
+def _extract(joint, saved_nodes, num_fwd_outputs, static_lifetime_input_indices):
+    partitioners = _torch_partitioners()
+    extract = partitioners._extract_fwd_bwd_modules
+    try:
+        import inspect
+
+        parameters = inspect.signature(extract).parameters
+    except (TypeError, ValueError):  # pragma: no cover
+        parameters = {}
+    if "saved_sym_nodes" not in parameters:  # PyTorch 1.13
+        return extract(joint, saved_nodes)
+    kwargs = {"num_fwd_outputs": num_fwd_outputs}
+    if "static_lifetime_input_nodes" in parameters and \
+            static_lifetime_input_indices is not None:
+        try:
+            from torch.utils._ordered_set import OrderedSet
+        except ImportError:  # pragma: no cover
+            OrderedSet = set
+        primals = [n for n in joint.graph.nodes if _is_primal(n)]
+        kwargs["static_lifetime_input_nodes"] = OrderedSet(
+            primals[i] for i in static_lifetime_input_indices)
+    return extract(joint, saved_nodes, [], **kwargs)
+
+
+def _place_lazily(bw_module, recomputed_names, derived):
+    """Reorders the backward graph so that each recomputed op and each
+    derivation runs just before the first op that needs it, depth first,
+    first operand first (remat's schedule for per-value plans); the other
+    backward ops keep their order."""
+    graph = bw_module.graph
+    nodes = list(graph.nodes)
+    lazy = {n for n in nodes if n.name in recomputed_names or n in derived}
+    order, placed = [], set()
+
+    def place(node):
+        stack = [(node, False)]
+        while stack:
+            current, expanded = stack.pop()
+            if current in placed:
+                continue
+            if expanded:
+                placed.add(current)
+                order.append(current)
+                continue
+            stack.append((current, True))
+            for source in reversed(current.all_input_nodes):
+                if source not in placed and source in lazy:
+                    stack.append((source, False))
+
+    for node in nodes:
+        if node.op == "placeholder":
+            placed.add(node)
+            continue
+        if node in lazy:
+            continue
+        place(node)
+    # Every backward graph has placeholders (the tangents at least).
+    cursor = [n for n in nodes if n.op == "placeholder"][-1]
+    for node in order:
+        if cursor.next is not node:
+            cursor.append(node)
+        cursor = node
+    graph.lint()
+    bw_module.recompile()
+
+
+def _build_derivations(fw_module, bw_module, derived):
+    """Replaces each derived value in the backward graph (a placeholder, as
+    the extraction saved it) by its inverse op on other saved values, and
+    drops it from the forward's saved outputs. Returns the new nodes (placed
+    later, before their first use)."""
+    if not derived:
+        return set()
+    bw_graph = bw_module.graph
+    placeholders = {n.name: n for n in bw_graph.nodes if n.op == "placeholder"}
+    built, dropped = set(), set()
+    for node, (kind, sources) in derived.items():
+        target = placeholders.get(node.name)
+        inputs = [placeholders.get(s.name) for s in sources]
+        if target is None or None in inputs:
+            continue  # backward does not read it after all
+        op, args, kwargs = _DERIVATIONS[kind](inputs, _meta_tensor(node))
+        with bw_graph.inserting_before(target.next):
+            value = bw_graph.call_function(op, tuple(args), kwargs)
+        value.meta = dict(node.meta)
+        target.replace_all_uses_with(value)
+        bw_graph.erase_node(target)
+        built.add(value)
+        dropped.add(node.name)
+    fw_output = next(n for n in fw_module.graph.nodes if n.op == "output")
+    fw_output.args = (tuple(r for r in fw_output.args[0]
+                            if not (isinstance(r, torch.fx.Node) and
+                                    r.name in dropped)),)
+    fw_module.graph.eliminate_dead_code()
+    fw_module.recompile()
+    return built
+
+
+def _plan(text, options, on_infeasible):
+    try:
+        return remat.plan(text, **options), None
+    except remat.PlanError as error:
+        if not error.infeasible_budget:
+            raise
+        if on_infeasible != "closest":
+            raise RematPartitionError(
+                f"remat_torch.partition: {error.message}\n(pass "
+                "on_infeasible=\"closest\" to plan at the smallest peak "
+                "instead)", error.smallest_peak_bytes) from None
+        closest = dict(options, memory_budget=error.smallest_peak_bytes)
+        warning = (f"remat_torch.partition: the memory budget cannot be met; "
+                   f"planning at the smallest peak remat reaches, "
+                   f"{error.smallest_peak_bytes} bytes")
+        return remat.plan(text, **closest), warning
+
+
+def partition(joint_module, _joint_inputs=None, compiler=None, *,
+              num_fwd_outputs=None, static_lifetime_input_indices=None,
+              strategy="min-cut", memory_budget=None, target=None,
+              target_file=None, policy=None, allow_inexact_derivation=False,
+              report=None, strict=False, on_infeasible="error",
+              on_plan: Optional[Callable[[PartitionInfo], None]] = None,
+              **unknown):
+    """Partitions AOTAutograd's joint graph with remat's plan; returns
+    (forward module, backward module). See the module docstring."""
+    if unknown:
+        raise TypeError("remat_torch.partition: unknown option(s) " +
+                        ", ".join(sorted(unknown)) + "; planner options are " +
+                        ", ".join(_PLANNER_OPTIONS) + ", plus report, strict, "
+                        "on_infeasible, on_plan")
+    if on_infeasible not in ("error", "closest"):
+        raise ValueError("on_infeasible: expected 'error' or 'closest', got "
+                         f"{on_infeasible!r}")
+    options = {"strategy": strategy, "memory_budget": memory_budget,
+               "target": target, "target_file": target_file, "policy": policy,
+               "allow_inexact_derivation": allow_inexact_derivation}
+    remat.option_string(**options)  # bad options are the caller's error
+    info = PartitionInfo(report=None)
+    start = time.perf_counter()
+    try:
+        result = _partition(joint_module, options, num_fwd_outputs,
+                            static_lifetime_input_indices, on_infeasible, info)
+    except RematPartitionError:
+        raise
+    except (ExportError, remat.PlanError, _Unsupported) as error:
+        reason = getattr(error, "message", None) or str(error)
+        if strict:
+            raise RematPartitionError(
+                f"remat_torch.partition: cannot partition this graph: {reason}") from None
+        info.fallback_reason = reason
+        warnings.warn("remat_torch.partition: falling back to PyTorch's "
+                      f"min-cut partitioner for this graph: {reason}")
+        result = _pytorch_partition(joint_module, _joint_inputs, num_fwd_outputs,
+                                    static_lifetime_input_indices)
+    info.seconds["total"] = time.perf_counter() - start
+    if report is not None and info.report is not None:
+        info.report.write(report)
+    if on_plan is not None:
+        on_plan(info)
+    return result
+
+
+class _Unsupported(Exception):
+    """A graph construct this partitioner does not handle (the message says
+    which); partition falls back to PyTorch's."""
+
+
+def _pytorch_partition(joint_module, joint_inputs, num_fwd_outputs,
+                       static_lifetime_input_indices):
+    min_cut = _torch_partitioners().min_cut_rematerialization_partition
+    import inspect
+
+    parameters = inspect.signature(min_cut).parameters
+    kwargs = {}
+    if "num_fwd_outputs" in parameters:
+        kwargs["num_fwd_outputs"] = num_fwd_outputs
+    if "static_lifetime_input_indices" in parameters:
+        kwargs["static_lifetime_input_indices"] = static_lifetime_input_indices
+    return min_cut(joint_module, joint_inputs, **kwargs)
+
+
+def _partition(joint_module, options, num_fwd_outputs,
+               static_lifetime_input_indices, on_infeasible, info):
+    clock = time.perf_counter()
+    num_fwd_outputs = _num_fwd_outputs(joint_module, num_fwd_outputs)
+    for node in joint_module.graph.nodes:
+        if node.op not in ("placeholder", "call_function", "output", "get_attr"):
+            raise _Unsupported(f"node '{node.name}' is a {node.op}")
+        if node.op == "call_function" and not callable(node.target):
+            raise _Unsupported(f"node '{node.name}' calls {node.target!r}")
+    _cse(joint_module)
+    mlir_graph = graph_to_mlir(joint_module, num_fwd_outputs=num_fwd_outputs,
+                               replayable_random=False)
+    info.seconds["export"] = time.perf_counter() - clock
+
+    clock = time.perf_counter()
+    report, warning = _plan(mlir_graph.text, options, on_infeasible)
+    if warning:
+        warnings.warn(warning)
+    info.report = report
+    info.seconds["plan"] = time.perf_counter() - clock
+
+    clock = time.perf_counter()
+    on_graph = _PlanOnGraph(joint_module, mlir_graph, report)
+    saved, derived = _choose_saved(on_graph, report, joint_module, num_fwd_outputs)
+    recomputed = _close_saved_set(joint_module.graph, saved, derived,
+                                  num_fwd_outputs, on_graph.adjustments)
+    order = {n: i for i, n in enumerate(joint_module.graph.nodes)}
+    saved_list = sorted(saved | set(derived), key=order.__getitem__)
+    fw_module, bw_module = _extract(joint_module, saved_list, num_fwd_outputs,
+                                    static_lifetime_input_indices)
+    built = _build_derivations(fw_module, bw_module, derived)
+    _place_lazily(bw_module, {n.name for n in recomputed}, built)
+    for node in reversed(list(bw_module.graph.nodes)):
+        if _is_random(node) and not node.users:
+            # Dead, but drawing from the generator in backward would still
+            # shift every later random number.
+            bw_module.graph.erase_node(node)
+        elif _is_random(node):
+            raise _Unsupported(f"the backward graph would replay random op "
+                               f"'{node.name}'")
+    bw_module.recompile()
+    info.saved = [n.name for n in saved_list if n not in derived]
+    info.derived = [n.name for n in derived]
+    output = next(n for n in joint_module.graph.nodes if n.op == "output")
+    required = _required_forward(_flat(output.args[0])[:num_fwd_outputs])
+    info.recomputed = [n.name for n in recomputed
+                       if n in required and n.op == "call_function" and
+                       n.target is not operator.getitem]
+    info.adjustments = on_graph.adjustments
+    info.seconds["split"] = time.perf_counter() - clock
+    return fw_module, bw_module
