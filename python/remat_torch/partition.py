@@ -386,33 +386,52 @@ def _place_lazily(bw_module, recomputed_names, derived):
 def _build_derivations(fw_module, bw_module, derived):
     """Replaces each derived value in the backward graph (a placeholder, as
     the extraction saved it) by its inverse op on other saved values, and
-    drops it from the forward's saved outputs. Returns the new nodes (placed
-    later, before their first use)."""
+    drops it from the forward's saved outputs. A source the extraction left
+    out (no backward op read it directly) is saved for the derivation.
+    Returns the nodes built (placed later, before their first use) and the
+    FX names of the values actually derived."""
     if not derived:
-        return set()
-    bw_graph = bw_module.graph
+        return set(), []
+    bw_graph, fw_graph = bw_module.graph, fw_module.graph
+    fw_nodes = {n.name: n for n in fw_graph.nodes}
     placeholders = {n.name: n for n in bw_graph.nodes if n.op == "placeholder"}
-    built, dropped = set(), set()
+    fw_output = next(n for n in fw_graph.nodes if n.op == "output")
+    returned = list(fw_output.args[0])
+    built, done = set(), []
     for node, (kind, sources) in derived.items():
         target = placeholders.get(node.name)
-        inputs = [placeholders.get(s.name) for s in sources]
-        if target is None or None in inputs:
-            continue  # backward does not read it after all
+        if target is None or any(s.name not in placeholders and
+                                 s.name not in fw_nodes for s in sources):
+            continue  # backward does not read it, or a source is not at hand
+        for source in sources:
+            if source.name in placeholders:
+                continue
+            # Saved values come last among the forward's outputs, in the
+            # order of the backward's leading placeholders.
+            saved = [p for p in placeholders.values() if not _is_tangent(p)]
+            with bw_graph.inserting_after(saved[-1]):
+                placeholder = bw_graph.placeholder(source.name)
+            placeholder.meta = dict(source.meta)
+            placeholders[source.name] = placeholder
+            position = max(i for i, r in enumerate(returned)
+                           if isinstance(r, torch.fx.Node) and
+                           r.name == saved[-1].name)
+            returned.insert(position + 1, fw_nodes[source.name])
+        inputs = [placeholders[s.name] for s in sources]
         op, args, kwargs = _DERIVATIONS[kind](inputs, _meta_tensor(node))
-        with bw_graph.inserting_before(target.next):
+        with bw_graph.inserting_before(target):
             value = bw_graph.call_function(op, tuple(args), kwargs)
         value.meta = dict(node.meta)
         target.replace_all_uses_with(value)
         bw_graph.erase_node(target)
+        returned = [r for r in returned
+                    if not (isinstance(r, torch.fx.Node) and r.name == node.name)]
         built.add(value)
-        dropped.add(node.name)
-    fw_output = next(n for n in fw_module.graph.nodes if n.op == "output")
-    fw_output.args = (tuple(r for r in fw_output.args[0]
-                            if not (isinstance(r, torch.fx.Node) and
-                                    r.name in dropped)),)
-    fw_module.graph.eliminate_dead_code()
+        done.append(node.name)
+    fw_output.args = (tuple(returned),)
+    fw_graph.eliminate_dead_code()
     fw_module.recompile()
-    return built
+    return built, done
 
 
 def _plan(text, options, on_infeasible):
@@ -528,7 +547,7 @@ def _partition(joint_module, options, num_fwd_outputs,
     saved_list = sorted(saved | set(derived), key=order.__getitem__)
     fw_module, bw_module = _extract(joint_module, saved_list, num_fwd_outputs,
                                     static_lifetime_input_indices)
-    built = _build_derivations(fw_module, bw_module, derived)
+    built, derived_names = _build_derivations(fw_module, bw_module, derived)
     _place_lazily(bw_module, {n.name for n in recomputed}, built)
     for node in reversed(list(bw_module.graph.nodes)):
         if _is_random(node) and not node.users:
@@ -539,8 +558,9 @@ def _partition(joint_module, options, num_fwd_outputs,
             raise _Unsupported(f"the backward graph would replay random op "
                                f"'{node.name}'")
     bw_module.recompile()
-    info.saved = [n.name for n in saved_list if n not in derived]
-    info.derived = [n.name for n in derived]
+    info.derived = derived_names
+    info.saved = [p.name for p in bw_module.graph.nodes
+                  if p.op == "placeholder" and not _is_tangent(p)]
     output = next(n for n in joint_module.graph.nodes if n.op == "output")
     required = _required_forward(_flat(output.args[0])[:num_fwd_outputs])
     info.recomputed = [n.name for n in recomputed
