@@ -81,7 +81,26 @@ else:
     lit_config.note("torch is not importable by " + debian_python +
                     ": the remat_torch tests are skipped (run scripts/setup.sh)")
 config.substitutions.append(("%torch_python", "env PYTHONPATH=" + os.path.join(
-    config.remat_src_root, "python") + " " + debian_python))
+    config.remat_src_root, "python") + " REMAT_BUILD_DIR=" +
+    config.remat_obj_root + " " + debian_python))
+# PyTorch 2.x lives in the project's virtual environment (.venv/, made by
+# scripts/setup.sh); tests that need it say REQUIRES: torch2.
+venv_python = os.path.join(config.remat_src_root, ".venv", "bin", "python")
+if os.path.exists(venv_python) and subprocess.call(
+        [venv_python, "-c", "import torch; assert int(torch.__version__[0]) >= 2"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0:
+    config.available_features.add("torch2")
+else:
+    lit_config.note("no PyTorch 2.x in " + venv_python + ": the PyTorch 2.x "
+                    "tests are skipped (run scripts/setup.sh)")
+config.substitutions.append(("%torch2_python", "env PYTHONPATH=" + os.path.join(
+    config.remat_src_root, "python") + " REMAT_BUILD_DIR=" +
+    config.remat_obj_root + " " + venv_python))
+# The in-process planner (remat._remat, lib/Bindings/Python) is built into
+# the build tree unless the build turned it off (sanitizer builds do).
+import glob
+if glob.glob(os.path.join(config.remat_obj_root, "python", "remat", "_remat*.so")):
+    config.available_features.add("remat-python")
 config.substitutions.append(("%remat_opt_bin", os.path.join(
     config.remat_tools_dir, "remat-opt")))
 config.substitutions.append(("%remat_tools_dir", config.remat_tools_dir))

@@ -1,18 +1,24 @@
-"""remat_torch: export PyTorch training graphs to remat's joint form.
+"""remat_torch: remat for PyTorch.
 
-Use from the source tree with Debian's interpreter (PyTorch is a Debian
-package here, not a pip one):
+- `partition`: a partition function with the contract of PyTorch's
+  `min_cut_rematerialization_partition`, splitting AOTAutograd's joint graph
+  with remat's plan (planned in this process; options as keywords).
+- `backend(**options)`: a `torch.compile` backend using it (PyTorch 2.x).
+- `export_joint_graph(fn_or_module, example_inputs)`: the joint
+  forward+backward graph as remat `.mlir` text, for remat-opt.
+- `checkpoint(fn, *args, policy=...)`: marks a checkpoint region whose ops
+  the exporter tags.
 
-    PYTHONPATH=python /usr/bin/python3 -m remat_torch.export mymod:build ...
-
-`export_joint_graph(fn_or_module, example_inputs)` traces the forward and
-backward together with AOTAutograd and returns `.mlir` text that remat-opt
-parses and verifies; `checkpoint(fn, *args, policy=...)` marks a checkpoint
-region whose ops the exporter tags; see docs/Importers.md.
+Command lines: `python -m remat_torch.export`, `python -m remat_torch.compare`.
+See docs/Python.md and docs/Importers.md.
 """
 
-from remat_torch.joint import ExportError, JointExport, export_joint, export_joint_graph
+from remat_torch.backend import backend
+from remat_torch.emitter import ExportError
+from remat_torch.joint import JointExport, export_joint, export_joint_graph
+from remat_torch.partitioner import PartitionInfo, RematPartitionError, partition
 from remat_torch.regions import checkpoint
 
-__all__ = ["ExportError", "JointExport", "checkpoint", "export_joint",
-           "export_joint_graph"]
+__all__ = ["ExportError", "JointExport", "PartitionInfo", "RematPartitionError",
+           "backend", "checkpoint", "export_joint", "export_joint_graph",
+           "partition"]

@@ -462,17 +462,11 @@ def partition(joint_module, _joint_inputs=None, compiler=None, *,
     """Partitions AOTAutograd's joint graph with remat's plan; returns
     (forward module, backward module). See the module docstring."""
     if unknown:
-        raise TypeError("remat_torch.partition: unknown option(s) " +
-                        ", ".join(sorted(unknown)) + "; planner options are " +
-                        ", ".join(_PLANNER_OPTIONS) + ", plus report, strict, "
-                        "on_infeasible, on_plan")
-    if on_infeasible not in ("error", "closest"):
-        raise ValueError("on_infeasible: expected 'error' or 'closest', got "
-                         f"{on_infeasible!r}")
+        _unknown_options(unknown)
     options = {"strategy": strategy, "memory_budget": memory_budget,
                "target": target, "target_file": target_file, "policy": policy,
                "allow_inexact_derivation": allow_inexact_derivation}
-    remat.option_string(**options)  # bad options are the caller's error
+    check_options(on_infeasible=on_infeasible, **options)
     info = PartitionInfo(report=None)
     start = time.perf_counter()
     try:
@@ -496,6 +490,28 @@ def partition(joint_module, _joint_inputs=None, compiler=None, *,
     if on_plan is not None:
         on_plan(info)
     return result
+
+
+_OWN_OPTIONS = ("report", "strict", "on_infeasible", "on_plan")
+
+
+def _unknown_options(names):
+    raise TypeError("remat_torch.partition: unknown option(s) " +
+                    ", ".join(sorted(names)) + "; planner options are " +
+                    ", ".join(_PLANNER_OPTIONS) + ", plus " +
+                    ", ".join(_OWN_OPTIONS))
+
+
+def check_options(**options):
+    """Raises TypeError/ValueError for options `partition` would reject."""
+    unknown = set(options) - set(_PLANNER_OPTIONS) - set(_OWN_OPTIONS)
+    if unknown:
+        _unknown_options(unknown)
+    if options.get("on_infeasible", "error") not in ("error", "closest"):
+        raise ValueError("on_infeasible: expected 'error' or 'closest', got "
+                         f"{options['on_infeasible']!r}")
+    remat.option_string(**{k: v for k, v in options.items()
+                           if k in _PLANNER_OPTIONS})
 
 
 class _Unsupported(Exception):

@@ -1,0 +1,92 @@
+"""A `torch.compile` backend that partitions with remat (PyTorch 2.x).
+
+    model = torch.compile(model, backend=remat_torch.backend())
+    model = torch.compile(model, backend=remat_torch.backend(
+        strategy="budget", memory_budget="0.8peak", report="plan.json"))
+
+Dynamo captures the graph, AOTAutograd traces its joint forward+backward,
+`remat_torch.partition` splits it with remat's plan, and Inductor compiles
+both halves (`compiler="inductor"`, the default: Inductor's joint-graph
+passes run first, as with PyTorch's own partitioner) or they run as traced
+ATen code (`compiler="eager"`). Options are `remat_torch.partition`'s.
+"""
+
+import functools
+import hashlib
+import inspect
+
+import torch
+
+from remat_torch import partitioner as partition_module
+
+COMPILERS = ("inductor", "eager")
+
+
+def _eager_compiler(gm, _example_inputs):
+    from torch._functorch.aot_autograd import make_boxed_func
+
+    return make_boxed_func(gm.forward)
+
+
+def _options_key(options):
+    """What Inductor's caches key remat's partitioner on: this module's and
+    the partitioner's source, and the options."""
+    digest = hashlib.sha256()
+    for module in (partition_module, inspect.getmodule(_options_key)):
+        digest.update(inspect.getsource(module).encode())
+    digest.update(repr(sorted(options.items(), key=str)).encode())
+    return digest.hexdigest()
+
+
+def _inductor_partitioner(options):
+    """remat's partition as Inductor's custom partitioner (an object with a
+    `uuid`, so Inductor's caches tell plans with other options apart)."""
+    from torch._inductor.custom_graph_pass import CustomPartitionerFn
+
+    class RematPartitioner(CustomPartitionerFn):
+        def __call__(self, gm, joint_inputs, **kwargs):
+            kwargs.pop("compiler", None)
+            return partition_module.partition(gm, joint_inputs, **kwargs,
+                                              **options)
+
+        def uuid(self):
+            return _options_key(options)
+
+        def __reduce__(self):
+            # Inductor pickles its config into cache keys; the options (an
+            # on_plan callback, say) need not pickle: the key stands in.
+            return (str, (self.uuid(),))
+
+    return RematPartitioner()
+
+
+def backend(compiler="inductor", **options):
+    """A `torch.compile` backend; `options` are those of
+    `remat_torch.partition` (strategy, memory_budget, target, policy,
+    allow_inexact_derivation, report, strict, on_infeasible, on_plan)."""
+    if int(torch.__version__.split(".")[0]) < 2:
+        raise RuntimeError("remat_torch.backend needs PyTorch 2.x (this is "
+                           f"{torch.__version__}); on 1.13 pass "
+                           "remat_torch.partition as partition_fn to "
+                           "functorch.compile.aot_function/aot_module")
+    if compiler not in COMPILERS:
+        raise ValueError(f"compiler '{compiler}': expected one of "
+                         f"{', '.join(COMPILERS)}")
+    # Fail on a bad option now, not at the first call of the model.
+    partition_module.check_options(**options)
+    if compiler == "eager":
+        from torch._dynamo.backends.common import aot_autograd
+
+        return aot_autograd(
+            fw_compiler=_eager_compiler, bw_compiler=_eager_compiler,
+            partition_fn=functools.partial(partition_module.partition,
+                                           **options))
+
+    def compile_with_inductor(gm, example_inputs):
+        from torch._inductor import config
+        from torch._inductor.compile_fx import compile_fx
+
+        with config.patch(custom_partitioner_fn=_inductor_partitioner(options)):
+            return compile_fx(gm, example_inputs)
+
+    return compile_with_inductor
