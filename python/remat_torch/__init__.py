@@ -13,12 +13,14 @@ Command lines: `python -m remat_torch.export`, `python -m remat_torch.compare`.
 See docs/Python.md and docs/Importers.md.
 """
 
+from remat import PlanError, Report
 from remat_torch.backend import backend
 from remat_torch.emitter import ExportError
 from remat_torch.joint import JointExport, export_joint, export_joint_graph
 from remat_torch.partitioner import PartitionInfo, RematPartitionError, partition
 from remat_torch.regions import checkpoint
 
-__all__ = ["ExportError", "JointExport", "PartitionInfo", "RematPartitionError",
+__all__ = ["ExportError", "JointExport", "PartitionInfo", "PlanError",
+           "RematPartitionError", "Report",
            "backend", "checkpoint", "export_joint", "export_joint_graph",
            "partition"]

@@ -77,18 +77,6 @@ def _torch_partitioners():
     return partitioners
 
 
-def _cse(joint_module):
-    """PyTorch's partitioners run common-subexpression elimination first;
-    so does this one, so both split the same graph."""
-    try:
-        from torch._functorch.compile_utils import fx_graph_cse
-    except ImportError:  # PyTorch 1.13
-        from functorch._src.compile_utils import fx_graph_cse
-    joint_module.graph.eliminate_dead_code()
-    joint_module.graph = fx_graph_cse(joint_module.graph)
-    joint_module.recompile()
-
-
 def _num_fwd_outputs(joint_module, num_fwd_outputs):
     if num_fwd_outputs is not None:
         return num_fwd_outputs
@@ -180,6 +168,37 @@ class _PlanOnGraph:
                 return owner
             return None
         return None
+
+
+def _rng_functionalization():
+    """PyTorch 2.x's `functionalize_rng_ops`, which makes a random op
+    replayed in backward draw the forward's numbers (the forward saves the
+    generator state, `run_and_save_rng_state`; the backward runs the op
+    again under it, `run_with_rng_state`; both have CPU kernels), or None
+    where it does not exist (PyTorch 1.13)."""
+    partitioners = _torch_partitioners()
+    functionalize = getattr(partitioners, "functionalize_rng_ops", None)
+    try:
+        from torch._prims.rng_prims import run_and_save_rng_state  # noqa: F401
+        from torch.utils.checkpoint import CheckpointPolicy
+    except ImportError:
+        return None
+    if functionalize is None:
+        return None
+
+    def apply(joint_module, fw_module, bw_module):
+        in_backward = {n.name for n in bw_module.graph.nodes if _is_random(n)}
+        replayed = [n for n in joint_module.graph.nodes
+                    if _is_random(n) and n.name in in_backward]
+        if not replayed:
+            return fw_module, bw_module
+        # It rewrites the random ops tagged must-recompute that both
+        # graphs hold: ours are exactly those the backward replays.
+        for node in replayed:
+            node.meta["recompute"] = CheckpointPolicy.MUST_RECOMPUTE
+        return functionalize(joint_module, fw_module, bw_module, 0)
+
+    return apply
 
 
 def _backward_region(graph):
@@ -289,10 +308,12 @@ def _meta_tensor(node):
     return val
 
 
-def _close_saved_set(graph, saved, derived, num_fwd_outputs, adjustments):
+def _close_saved_set(graph, saved, derived, num_fwd_outputs, adjustments,
+                     replay_random):
     """Makes the saved set one PyTorch can extract: backward may replay
-    forward ops but not read primals it was not given, and never replays a
-    random op or an op that reads an input the forward mutates. Adds what is
+    forward ops but not read primals it was not given, never replays an op
+    that reads an input the forward mutates, and replays a random op only
+    when `replay_random` (its generator state is then saved). Adds what is
     missing (a primal backward reads; the results of such ops) until nothing
     is; returns the nodes backward replays."""
     backward = _backward_region(graph)
@@ -304,7 +325,8 @@ def _close_saved_set(graph, saved, derived, num_fwd_outputs, adjustments):
         for node in replayed:
             if _is_primal(node):
                 missing.append(node)
-            elif _is_random(node) or any(i in mutated for i in node.all_input_nodes):
+            elif (_is_random(node) and not replay_random) or \
+                    any(i in mutated for i in node.all_input_nodes):
                 why = ("replaying a random op draws other numbers"
                        if _is_random(node) else
                        "it reads an input the forward updates in place")
@@ -379,8 +401,6 @@ def _place_lazily(bw_module, recomputed_names, derived):
         if cursor.next is not node:
             cursor.append(node)
         cursor = node
-    graph.lint()
-    bw_module.recompile()
 
 
 def _build_derivations(fw_module, bw_module, derived):
@@ -430,7 +450,6 @@ def _build_derivations(fw_module, bw_module, derived):
         done.append(node.name)
     fw_output.args = (tuple(returned),)
     fw_graph.eliminate_dead_code()
-    fw_module.recompile()
     return built, done
 
 
@@ -542,9 +561,13 @@ def _partition(joint_module, options, num_fwd_outputs,
             raise _Unsupported(f"node '{node.name}' is a {node.op}")
         if node.op == "call_function" and not callable(node.target):
             raise _Unsupported(f"node '{node.name}' calls {node.target!r}")
-    _cse(joint_module)
+    # PyTorch's partitioners also run common-subexpression elimination
+    # here; remat plans the graph as traced (a duplicate op is planned like
+    # any other), which saves its cost.
+    joint_module.graph.eliminate_dead_code()
+    replay_random = _rng_functionalization()
     mlir_graph = graph_to_mlir(joint_module, num_fwd_outputs=num_fwd_outputs,
-                               replayable_random=False)
+                               replayable_random=replay_random is not None)
     info.seconds["export"] = time.perf_counter() - clock
 
     clock = time.perf_counter()
@@ -558,21 +581,27 @@ def _partition(joint_module, options, num_fwd_outputs,
     on_graph = _PlanOnGraph(joint_module, mlir_graph, report)
     saved, derived = _choose_saved(on_graph, report, joint_module, num_fwd_outputs)
     recomputed = _close_saved_set(joint_module.graph, saved, derived,
-                                  num_fwd_outputs, on_graph.adjustments)
+                                  num_fwd_outputs, on_graph.adjustments,
+                                  replay_random is not None)
     order = {n: i for i, n in enumerate(joint_module.graph.nodes)}
     saved_list = sorted(saved | set(derived), key=order.__getitem__)
     fw_module, bw_module = _extract(joint_module, saved_list, num_fwd_outputs,
                                     static_lifetime_input_indices)
     built, derived_names = _build_derivations(fw_module, bw_module, derived)
+    if derived_names:
+        fw_module.recompile()
     _place_lazily(bw_module, {n.name for n in recomputed}, built)
     for node in reversed(list(bw_module.graph.nodes)):
         if _is_random(node) and not node.users:
             # Dead, but drawing from the generator in backward would still
             # shift every later random number.
             bw_module.graph.erase_node(node)
-        elif _is_random(node):
+    if replay_random is not None:
+        fw_module, bw_module = replay_random(joint_module, fw_module, bw_module)
+    for node in bw_module.graph.nodes:
+        if _is_random(node):
             raise _Unsupported(f"the backward graph would replay random op "
-                               f"'{node.name}'")
+                               f"'{node.name}' with other numbers")
     bw_module.recompile()
     info.derived = derived_names
     info.saved = [p.name for p in bw_module.graph.nodes

@@ -64,6 +64,32 @@ def models_case(names):
                   f"({len(info.saved)} saved, {len(info.recomputed)} recomputed)")
 
 
+def dropout_case():
+    """Dropout replayed in backward draws the forward's numbers: PyTorch 2.x
+    saves the generator state (functionalize_rng_ops) instead of the mask.
+    PyTorch 1.13 cannot, so there the mask is saved."""
+    torch.manual_seed(0)
+    module, inputs = MODELS["text_block"]()
+    reference = compile_step(copy.deepcopy(module), pytorch_min_cut)(*inputs)
+    infos, graphs = [], []
+
+    def keep(joint, joint_inputs, **kwargs):
+        forward, backward = partition(joint, joint_inputs, on_plan=infos.append,
+                                      strategy="recompute-all", **kwargs)
+        graphs.append(backward)
+        return forward, backward
+
+    result = compile_step(copy.deepcopy(module), keep)(*inputs)
+    replayed = "native_dropout" in infos[0].recomputed
+    replays_with_state = any("run_with_rng_state" in str(n.target)
+                             for n in graphs[0].graph.nodes)
+    expected = int(torch.__version__.split(".")[0]) >= 2
+    check(replayed == expected and replays_with_state == expected and
+          same(reference, result),
+          f"dropout: {'replayed under the saved generator state' if expected else 'mask saved'}, "
+          "bitwise equal to PyTorch's partition")
+
+
 def derivation_case():
     """h = x + tanh(x @ w) is an output; backward needs tanh(x @ w), which
     remat derives as h - x when inexact derivation is allowed."""
@@ -211,6 +237,7 @@ def main():
     args = parser.parse_args()
     print(f"PyTorch {torch.__version__}")
     models_case(args.models.split(","))
+    dropout_case()
     derivation_case()
     bindings_case(args.remat_opt)
     fallback_case()
