@@ -311,22 +311,28 @@ def _meta_tensor(node):
 def _close_saved_set(graph, saved, derived, num_fwd_outputs, adjustments,
                      replay_random):
     """Makes the saved set one PyTorch can extract: backward may replay
-    forward ops but not read primals it was not given, never replays an op
+    forward ops but not read primals or forward outputs it was not given
+    (they are saved), never replays an op
     that reads an input the forward mutates, and replays a random op only
     when `replay_random` (its generator state is then saved). Adds what is
     missing (a primal backward reads; the results of such ops) until nothing
     is; returns the nodes backward replays."""
     backward = _backward_region(graph)
     mutated = _mutated_primals(graph)
+    output = next(n for n in graph.nodes if n.op == "output")
+    # The forward returns these anyway; remat counts them as available, so
+    # the backward reads them instead of computing them again.
+    forward_outputs = set(_flat(output.args[0])[:num_fwd_outputs])
     while True:
         replayed = _replayed_nodes(graph, saved | set(derived), backward,
                                    num_fwd_outputs)
         missing = []
         for node in replayed:
-            if _is_primal(node):
+            if _is_primal(node) or node in forward_outputs:
                 missing.append(node)
             elif (_is_random(node) and not replay_random) or \
-                    any(i in mutated for i in node.all_input_nodes):
+                    (any(i in mutated for i in node.all_input_nodes) and
+                     not (_is_training_batch_norm(node) and _HAS_NO_STATS)):
                 why = ("replaying a random op draws other numbers"
                        if _is_random(node) else
                        "it reads an input the forward updates in place")
@@ -403,54 +409,129 @@ def _place_lazily(bw_module, recomputed_names, derived):
         cursor = node
 
 
-def _build_derivations(fw_module, bw_module, derived):
-    """Replaces each derived value in the backward graph (a placeholder, as
-    the extraction saved it) by its inverse op on other saved values, and
-    drops it from the forward's saved outputs. A source the extraction left
-    out (no backward op read it directly) is saved for the derivation.
-    Returns the nodes built (placed later, before their first use) and the
-    FX names of the values actually derived."""
-    if not derived:
-        return set(), []
-    bw_graph, fw_graph = bw_module.graph, fw_module.graph
-    fw_nodes = {n.name: n for n in fw_graph.nodes}
-    placeholders = {n.name: n for n in bw_graph.nodes if n.op == "placeholder"}
-    fw_output = next(n for n in fw_graph.nodes if n.op == "output")
-    returned = list(fw_output.args[0])
+class _SavedInterface:
+    """The values the forward hands to the backward: the forward's outputs
+    after its `num_fwd_outputs` real ones, and the backward's placeholders
+    before the tangents, pair by pair. Rewrites of the backward that need
+    another saved value, or no longer need one, go through here so the two
+    sides stay in step."""
+
+    def __init__(self, fw_module, bw_module, num_fwd_outputs):
+        self.fw_graph, self.bw_graph = fw_module.graph, bw_module.graph
+        self.fw_output = next(n for n in self.fw_graph.nodes if n.op == "output")
+        returned = list(self.fw_output.args[0])
+        self.real_outputs = returned[:num_fwd_outputs]
+        placeholders = [n for n in self.bw_graph.nodes
+                        if n.op == "placeholder" and not _is_tangent(n)]
+        saved = returned[num_fwd_outputs:]
+        if len(saved) != len(placeholders) or any(
+                f.name != b.name for f, b in zip(saved, placeholders)):
+            raise _Unsupported("the forward's saved outputs do not match the "
+                               "backward's inputs")
+        self.pairs = list(zip(saved, placeholders))
+        self.fw_nodes = {n.name: n for n in self.fw_graph.nodes}
+
+    def existing(self, fw_name):
+        """The backward's input for forward value `fw_name`, or None."""
+        return next((p for f, p in self.pairs if f.name == fw_name), None)
+
+    def placeholder(self, fw_name):
+        """The backward's input for forward value `fw_name`, added (saved)
+        when the backward did not read it yet; None if the forward has no
+        such value."""
+        existing = self.existing(fw_name)
+        if existing is not None:
+            return existing
+        fw_node = self.fw_nodes.get(fw_name)
+        if fw_node is None:
+            return None
+        with self.bw_graph.inserting_after(self.pairs[-1][1]):
+            placeholder = self.bw_graph.placeholder(fw_name)
+        placeholder.meta = dict(fw_node.meta)
+        self.pairs.append((fw_node, placeholder))
+        return placeholder
+
+    def drop_unused(self):
+        """Forgets saved values the backward no longer reads."""
+        kept = []
+        for fw_node, placeholder in self.pairs:
+            if placeholder.users:
+                kept.append((fw_node, placeholder))
+            else:
+                self.bw_graph.erase_node(placeholder)
+        self.pairs = kept
+
+    def write(self):
+        self.fw_output.args = (tuple(self.real_outputs) +
+                               tuple(f for f, _ in self.pairs),)
+        self.fw_graph.eliminate_dead_code()
+
+
+def _build_derivations(saved, derived):
+    """Replaces each derived value the backward reads (a saved input, as the
+    extraction made it) by its inverse op on other saved values; a source
+    the backward did not read yet is saved for it. Returns the nodes built
+    (placed later, before their first use) and the FX names derived."""
     built, done = set(), []
     for node, (kind, sources) in derived.items():
-        target = placeholders.get(node.name)
-        if target is None or any(s.name not in placeholders and
-                                 s.name not in fw_nodes for s in sources):
+        target = saved.existing(node.name)
+        if target is None or any(s.name not in saved.fw_nodes for s in sources):
             continue  # backward does not read it, or a source is not at hand
-        for source in sources:
-            if source.name in placeholders:
-                continue
-            # Saved values come last among the forward's outputs, in the
-            # order of the backward's leading placeholders.
-            saved = [p for p in placeholders.values() if not _is_tangent(p)]
-            with bw_graph.inserting_after(saved[-1]):
-                placeholder = bw_graph.placeholder(source.name)
-            placeholder.meta = dict(source.meta)
-            placeholders[source.name] = placeholder
-            position = max(i for i, r in enumerate(returned)
-                           if isinstance(r, torch.fx.Node) and
-                           r.name == saved[-1].name)
-            returned.insert(position + 1, fw_nodes[source.name])
-        inputs = [placeholders[s.name] for s in sources]
+        inputs = [saved.placeholder(s.name) for s in sources]
         op, args, kwargs = _DERIVATIONS[kind](inputs, _meta_tensor(node))
-        with bw_graph.inserting_before(target):
-            value = bw_graph.call_function(op, tuple(args), kwargs)
+        with saved.bw_graph.inserting_before(target):
+            value = saved.bw_graph.call_function(op, tuple(args), kwargs)
         value.meta = dict(node.meta)
         target.replace_all_uses_with(value)
-        bw_graph.erase_node(target)
-        returned = [r for r in returned
-                    if not (isinstance(r, torch.fx.Node) and r.name == node.name)]
         built.add(value)
         done.append(node.name)
-    fw_output.args = (tuple(returned),)
-    fw_graph.eliminate_dead_code()
     return built, done
+
+
+_BATCH_NORM_FUNCTIONAL = "aten._native_batch_norm_legit_functional.default"
+_HAS_NO_STATS = hasattr(getattr(torch.ops.aten, "_native_batch_norm_legit", None),
+                        "no_stats")
+
+
+def _is_training_batch_norm(node):
+    """2.x's training-mode batch norm, which also returns the updated
+    running statistics: its first three results do not depend on them."""
+    return node.op == "call_function" and \
+        str(node.target) == _BATCH_NORM_FUNCTIONAL and \
+        len(node.args) >= 8 and node.args[5] is True
+
+
+def _batch_norm_without_running_stats(saved):
+    """A training batch norm the backward replays becomes
+    `_native_batch_norm_legit.no_stats` (the same kernel, bit for bit,
+    without the running statistics), so the backward reads no input the
+    forward updates in place. Returns the new nodes."""
+    graph = saved.bw_graph
+    replacements = set()
+    for node in list(graph.nodes):
+        if not _is_training_batch_norm(node):
+            continue
+        x, weight, bias = node.args[:3]
+        training, momentum, eps = node.args[5:8]
+        with graph.inserting_before(node):
+            replacement = graph.call_function(
+                torch.ops.aten._native_batch_norm_legit.no_stats,
+                (x, weight, bias, training, momentum, eps))
+        replacement.meta = dict(node.meta)
+        if "val" in node.meta:
+            replacement.meta["val"] = node.meta["val"][:3]
+        for user in list(node.users):
+            if user.target is operator.getitem and user.args[1] > 2 and \
+                    not user.users:
+                graph.erase_node(user)  # dead: the extraction copies freely
+                continue
+            if user.target is not operator.getitem or user.args[1] > 2:
+                raise _Unsupported(f"the backward reads the running "
+                                   f"statistics of '{node.name}'")
+            user.replace_input_with(node, replacement)
+        graph.erase_node(node)
+        replacements.add(replacement)
+    return replacements
 
 
 def _plan(text, options, on_infeasible):
@@ -587,15 +668,18 @@ def _partition(joint_module, options, num_fwd_outputs,
     saved_list = sorted(saved | set(derived), key=order.__getitem__)
     fw_module, bw_module = _extract(joint_module, saved_list, num_fwd_outputs,
                                     static_lifetime_input_indices)
-    built, derived_names = _build_derivations(fw_module, bw_module, derived)
-    if derived_names:
-        fw_module.recompile()
-    _place_lazily(bw_module, {n.name for n in recomputed}, built)
+    saved_interface = _SavedInterface(fw_module, bw_module, num_fwd_outputs)
+    built, derived_names = _build_derivations(saved_interface, derived)
+    built |= _batch_norm_without_running_stats(saved_interface)
     for node in reversed(list(bw_module.graph.nodes)):
         if _is_random(node) and not node.users:
             # Dead, but drawing from the generator in backward would still
             # shift every later random number.
             bw_module.graph.erase_node(node)
+    saved_interface.drop_unused()
+    saved_interface.write()
+    fw_module.recompile()
+    _place_lazily(bw_module, {n.name for n in recomputed}, built)
     if replay_random is not None:
         fw_module, bw_module = replay_random(joint_module, fw_module, bw_module)
     for node in bw_module.graph.nodes:
