@@ -2,6 +2,8 @@
 
 import operator
 
+import torch.fx
+
 
 def meta_of(node):
     """(shape, dtype) per result of a node, None for a None result. Reads
@@ -38,3 +40,17 @@ def meta_from_getitems(node):
            for i, m in indices.items()):
         return None
     return [indices.get(i) for i in range(max(indices) + 1)]
+
+
+def flat_nodes(args):
+    """The FX nodes in an argument structure (a node, or lists, tuples and
+    dicts of them), in order."""
+    if isinstance(args, torch.fx.Node):
+        return [args]
+    if isinstance(args, dict):
+        args = list(args.values())
+    out = []
+    if isinstance(args, (list, tuple)):
+        for a in args:
+            out.extend(flat_nodes(a))
+    return out

@@ -65,18 +65,6 @@ class MlirGraph:
     origins: Dict[str, object]
 
 
-def _flat_nodes(args):
-    out = []
-    for a in args:
-        if isinstance(a, torch.fx.Node):
-            out.append(a)
-        elif isinstance(a, (list, tuple)):
-            out.extend(_flat_nodes(a))
-        elif isinstance(a, dict):
-            out.extend(_flat_nodes(list(a.values())))
-    return out
-
-
 def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
                   primal_names: Optional[List[str]] = None,
                   param_count=0, num_fwd_outputs=None,

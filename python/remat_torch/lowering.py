@@ -3,10 +3,9 @@ the typed ops of ops.py, else `remat.opaque` with a cost estimate."""
 
 import operator
 
-import torch
-import torch.fx
 
 from remat_torch.emitter import flops_attr
+from remat_torch.fxmeta import flat_nodes
 from remat_torch.nn_ops import lower_nn
 from remat_torch.ops import _name_attr, compute_class, estimate_flops, lower_typed, packet
 
@@ -27,7 +26,7 @@ def lower_node(emitter, node, results, where):
         emitter.values[node.name] = typed[0]
         return
     operands = []
-    for arg in _flat(node.args) + _flat(list(node.kwargs.values())):
+    for arg in flat_nodes(node.args) + flat_nodes(list(node.kwargs.values())):
         value = emitter.values.get(arg.name)
         if value is None:
             raise ValueError(f"{where}: operand '{arg.name}' was not exported")
@@ -68,13 +67,3 @@ def results_are_tuple(node):
         return bool(node.users) and all(u.target is operator.getitem
                                         for u in node.users)
     return isinstance(meta, (list, tuple)) and not hasattr(meta, "shape")
-
-
-def _flat(args):
-    out = []
-    for a in args:
-        if isinstance(a, torch.fx.Node):
-            out.append(a)
-        elif isinstance(a, (list, tuple)):
-            out.extend(_flat(a))
-    return out

@@ -41,6 +41,7 @@ import torch.fx
 import remat
 from remat_torch import ops as op_table
 from remat_torch.emitter import ExportError
+from remat_torch.fxmeta import flat_nodes
 from remat_torch.joint import graph_to_mlir
 
 
@@ -227,7 +228,7 @@ def _replayed_nodes(graph, saved, backward, num_fwd_outputs):
     backward outputs reach, stopping at saved values and tangents, in graph
     order."""
     output = next(n for n in graph.nodes if n.op == "output")
-    reached, stack = set(), _flat(output.args[0])[num_fwd_outputs:]
+    reached, stack = set(), flat_nodes(output.args[0])[num_fwd_outputs:]
     while stack:
         node = stack.pop()
         if node in reached or node in saved or _is_tangent(node):
@@ -235,16 +236,6 @@ def _replayed_nodes(graph, saved, backward, num_fwd_outputs):
         reached.add(node)
         stack.extend(node.all_input_nodes)
     return [n for n in graph.nodes if n in reached and n not in backward]
-
-
-def _flat(args):
-    out = []
-    for a in (args if isinstance(args, (list, tuple)) else [args]):
-        if isinstance(a, torch.fx.Node):
-            out.append(a)
-        elif isinstance(a, (list, tuple)):
-            out.extend(_flat(a))
-    return out
 
 
 _DERIVATIONS = {
@@ -322,7 +313,7 @@ def _close_saved_set(graph, saved, derived, num_fwd_outputs, adjustments,
     output = next(n for n in graph.nodes if n.op == "output")
     # The forward returns these anyway; remat counts them as available, so
     # the backward reads them instead of computing them again.
-    forward_outputs = set(_flat(output.args[0])[:num_fwd_outputs])
+    forward_outputs = set(flat_nodes(output.args[0])[:num_fwd_outputs])
     while True:
         replayed = _replayed_nodes(graph, saved | set(derived), backward,
                                    num_fwd_outputs)
@@ -691,7 +682,7 @@ def _partition(joint_module, options, num_fwd_outputs,
     info.saved = [p.name for p in bw_module.graph.nodes
                   if p.op == "placeholder" and not _is_tangent(p)]
     output = next(n for n in joint_module.graph.nodes if n.op == "output")
-    required = _required_forward(_flat(output.args[0])[:num_fwd_outputs])
+    required = _required_forward(flat_nodes(output.args[0])[:num_fwd_outputs])
     info.recomputed = [n.name for n in recomputed
                        if n in required and n.op == "call_function" and
                        n.target is not operator.getitem]
