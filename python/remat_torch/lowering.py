@@ -3,7 +3,6 @@ the typed ops of ops.py, else `remat.opaque` with a cost estimate."""
 
 import operator
 
-
 from remat_torch.emitter import flops_attr
 from remat_torch.fxmeta import flat_nodes
 from remat_torch.nn_ops import lower_nn
