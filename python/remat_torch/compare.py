@@ -31,6 +31,7 @@ import time
 import torch
 
 from remat_torch import ops as op_table
+from remat_torch.cli import UserError, call_model, run
 from remat_torch.export import add_model_arguments, build_model, find_remat_opt
 from remat_torch.emitter import type_bytes
 from remat_torch.fxmeta import meta_from_getitems, meta_of
@@ -146,17 +147,18 @@ def remat_side(export, remat_opt, param_names):
                    f"-remat-report=output={report}", "-remat-partition",
                    "-mlir-timing", "-o", partitioned]
         start = time.perf_counter()
-        run = subprocess.run(command, capture_output=True, text=True)
+        completed = subprocess.run(command, capture_output=True, text=True)
         wall = time.perf_counter() - start
-        if run.returncode != 0:
-            raise RuntimeError(f"{' '.join(command)} failed:\n{run.stderr}")
+        if completed.returncode != 0:
+            raise UserError(f"remat-opt failed on the exported graph "
+                            f"({' '.join(command)}):\n{completed.stderr.strip()}")
         with open(report) as f:
             plan = json.load(f)
         with open(partitioned) as f:
             recomputed = _recomputed_ops(f.read(), export.function,
                                          _forward_op_names(export.joint,
                                                            export.num_fwd_outputs))
-    timings = _pass_timings(run.stderr)
+    timings = _pass_timings(completed.stderr)
     plan_seconds = timings.get("RematPlanPass")
     partition_seconds = timings.get("RematPartitionPass")
     joint_nodes = {n.name: n for n in export.joint.graph.nodes}
@@ -344,7 +346,8 @@ def main(argv=None):
     module, inputs = build_model(args, parser)
     remat_opt = find_remat_opt(args.remat_opt, parser)
     details = {}
-    theirs, ours = compare(module, inputs, remat_opt, details=details)
+    theirs, ours = call_model(module, inputs, lambda m, i: compare(
+        m, i, remat_opt, details=details))
     print(speed_summary(theirs, ours, details))
     if args.json:
         with open(args.json, "w") as f:
@@ -361,4 +364,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run("python3 -m remat_torch.compare", main))

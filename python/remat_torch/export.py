@@ -20,8 +20,11 @@ import warnings
 
 import torch
 
-from remat_torch.joint import ExportError, export_joint
+from remat_torch.cli import call_model, run
+from remat_torch.joint import export_joint
 from remat_torch.models import MODELS
+
+PROG = "python3 -m remat_torch.export"
 
 _DTYPES = {"float32": torch.float32, "float16": torch.float16,
            "bfloat16": torch.bfloat16, "float64": torch.float64,
@@ -68,7 +71,11 @@ def build_model(args, parser):
         factory = getattr(importlib.import_module(module_name), factory_name)
     except (ImportError, AttributeError) as error:
         parser.error(f"cannot load {args.model}: {error}")
-    made = factory()
+    try:
+        made = factory()
+    except TypeError as error:
+        parser.error(f"{args.model}() cannot be called without arguments: "
+                     f"{error}; give a factory function that builds the model")
     if isinstance(made, tuple) and len(made) == 2:
         return made
     if not args.input_shape:
@@ -103,7 +110,7 @@ def find_remat_opt(explicit, parser):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(
-        prog="python3 -m remat_torch.export",
+        prog=PROG,
         description="Export the AOTAutograd joint graph of a model as remat "
                     ".mlir (remat.graph = \"joint\").")
     add_model_arguments(parser)
@@ -114,14 +121,11 @@ def main(argv=None):
     module, inputs = build_model(args, parser)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        try:
-            exported = export_joint(module, inputs, function_name=args.function_name)
-        except ExportError as error:
-            print(f"remat_torch.export: error: {error}", file=sys.stderr)
-            return 1
+        exported = call_model(module, inputs, lambda m, i: export_joint(
+            m, i, function_name=args.function_name))
     for warning in caught:
         if "remat_torch" in str(warning.message):
-            print(f"remat_torch.export: warning: {warning.message}", file=sys.stderr)
+            print(f"{PROG}: warning: {warning.message}", file=sys.stderr)
     if args.output == "-":
         sys.stdout.write(exported.mlir)
     else:
@@ -131,4 +135,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run(PROG, main))
