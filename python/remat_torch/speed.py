@@ -23,6 +23,7 @@ import torch
 
 from remat_torch import partitioner
 from remat_torch.capture import _aot_api, capture_joint
+from remat_torch.cli import call_model, run
 from remat_torch.export import add_model_arguments, build_model
 
 
@@ -137,7 +138,8 @@ def main(argv=None):
     if args.repeats < 1:
         parser.error("--repeats must be at least 1")
     module, inputs = build_model(args, parser)
-    rows = measure(module, inputs, repeats=args.repeats, strategy=args.strategy)
+    rows = call_model(module, inputs, lambda m, i: measure(
+        m, i, repeats=args.repeats, strategy=args.strategy))
     text = markdown(rows, f"{args.model} ({args.strategy})")
     print(text)
     if args.json:
@@ -150,4 +152,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run("python -m remat_torch.speed", main))
