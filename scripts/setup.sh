@@ -43,10 +43,10 @@ fi
 
 # PyTorch 2.x beside Debian's 1.13: a virtual environment made from Debian's
 # interpreter (the extension is built for it, and both share its ABI), with
-# the pinned wheels of python/requirements-torch2.txt. Reused while the
+# the pinned wheels of python/requirements.txt. Reused while the
 # requirements file is unchanged (the copy in .venv/ says what it holds).
 venv=${REMAT_VENV:-$root/.venv}
-requirements=$root/python/requirements-torch2.txt
+requirements=$root/python/requirements.txt
 if [[ ${REMAT_SKIP_VENV:-0} != 1 ]] &&
     ! cmp -s "$requirements" "$venv/remat-requirements.txt"; then
   echo "setup: installing PyTorch 2.x into $venv (pip, a few minutes once)"
