@@ -54,6 +54,7 @@ struct Candidate {
 
 absl::StatusOr<std::vector<Candidate>>
 enumerateCandidates(const PlanContext &context) {
+  context.progress.setStage("simulating candidates");
   const Graph &graph = context.graph;
   const Constraints &constraints = context.constraints;
   std::vector<uint8_t> base = saveAllKeep(context);
@@ -139,6 +140,8 @@ enumerateCandidates(const PlanContext &context) {
       return absl::InternalError(absl::StrCat(
           "budget: a candidate plan failed to simulate (a planner bug): ",
           simulation.status().message()));
+    context.progress.candidate(simulation->peakBytes,
+                               simulation->recomputeTimeUs);
     candidates.push_back(Candidate{std::move(result), *simulation});
     return absl::OkStatus();
   };
@@ -269,6 +272,7 @@ public:
       absl::int128 scored = std::max<absl::int128>(analysis.peak - window, 0);
       if (!applyBestSplit(current, analysis, scored))
         return;
+      context_.progress.step();
       analysis = analyze(current);
       if (!analysis.valid)
         return;
@@ -297,8 +301,10 @@ public:
         Analysis aimedAnalysis = analyze(aimed);
         while (aimedAnalysis.valid && aimedAnalysis.peak > gridLevel &&
                !exhausted() &&
-               applyBestSplit(aimed, aimedAnalysis, gridLevel))
+               applyBestSplit(aimed, aimedAnalysis, gridLevel)) {
+          context_.progress.step();
           aimedAnalysis = analyze(aimed);
+        }
         if (!aimedAnalysis.valid || aimedAnalysis.peak > gridLevel)
           continue;
         prune(aimed, gridLevel);
@@ -581,6 +587,7 @@ private:
     std::vector<std::pair<int32_t, absl::int128>> added;
     bool changed = true;
     while (changed && !exhausted()) {
+      context_.progress.step();
       changed = false;
       Analysis analysis = analyze(work);
       if (!analysis.valid)
@@ -687,6 +694,7 @@ absl::Status refineCandidates(const PlanContext &context,
     graphSize += static_cast<int64_t>(op.operands.size());
   if (graphSize > kMaxRefinedGraphSize)
     return absl::OkStatus();
+  context.progress.setStage("refining schedules");
   size_t lowest = 0;
   for (size_t i = 0; i < candidates.size(); ++i)
     if (candidates[i].simulation.peakBytes <
@@ -730,6 +738,8 @@ absl::Status refineCandidates(const PlanContext &context,
                        return;
                      }
                      candidate.simulation = *simulation;
+                     context.progress.candidate(simulation->peakBytes,
+                                                simulation->recomputeTimeUs);
                      refined.push_back(std::move(candidate));
                    });
     if (!status.ok())
@@ -819,6 +829,7 @@ absl::StatusOr<StrategyResult> planBudget(const PlanContext &context) {
     return candidates.status();
   BudgetAnchors anchors = anchorsOf(*candidates);
   int64_t budget = resolveBudget(*context.options.budget, anchors);
+  context.progress.setBudget(budget);
 
   const Candidate *best = nullptr;
   for (const Candidate &candidate : *candidates) {

@@ -54,7 +54,7 @@ public:
         continue;
       for (ValueId operand : flat_.operands(static_cast<OpId>(opIndex))) {
         if (isInput(operand)) {
-          facts_.inputRead[operand] = 1;
+          facts_.inputRead[operand] |= kReadByBackwardOp;
           continue;
         }
         if (constraints_.isForward[operand])
@@ -75,9 +75,11 @@ private:
     return result_.keep[value] || constraints_.isOutput[value];
   }
 
+  /// Only recomputations and derivations push their reads (run() handles
+  /// the backward ops' own operands).
   void push(ValueId value) {
     if (isInput(value)) {
-      facts_.inputRead[value] = 1;
+      facts_.inputRead[value] |= kReadByRecomputation;
       return;
     }
     if (!available_[value])

@@ -30,6 +30,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
+#include "CbcEventHandler.hpp"
 #include "CbcModel.hpp"
 #include "CbcSolver.hpp"
 #include "CoinPackedMatrix.hpp"
@@ -312,6 +313,9 @@ struct Formulation {
   MilpBuilder milp;
   std::vector<std::vector<int>> evaluate; // R[t][i], kNone when fixed to 0
   int peakColumn = kNone;                 // set when minimising the peak
+  /// Microseconds per objective unit when minimising time (0 otherwise):
+  /// the objective is the schedule's total time over the largest op time.
+  double microsecondsPerUnit = 0;
 };
 
 enum class Objective { MinimiseTime, MinimisePeak };
@@ -333,6 +337,8 @@ Formulation formulate(const Problem &problem, int64_t budgetUnits,
       return 0.0;
     return problem.costUs[pos] / maxCost;
   };
+  if (objective == Objective::MinimiseTime)
+    formulation.microsecondsPerUnit = maxCost;
 
   // R[t][i]: an op is worth evaluating again only if something reads it.
   std::vector<bool> hasReaders(n, false);
@@ -510,8 +516,80 @@ struct MilpOutcome {
   double modelViolation = 0; // how far the solution misses the MILP
 };
 
-MilpOutcome solveMilp(const Problem &problem, const Formulation &formulation,
-                      double seconds) {
+/// Passes CBC's search state to OptimalOptions::progress. CBC solves copies
+/// of the model (after preprocessing, again after a root restart) and clones
+/// the handler into each, so `model_` is the model being searched. The
+/// models of its heuristics' small sub-searches have a parent model: their
+/// nodes and bounds are not the whole problem's, so they only move the
+/// clock. Across restarts the incumbent only improves, the bound only rises
+/// and the node counts add up.
+class ProgressEvents : public CbcEventHandler {
+public:
+  struct Search {
+    std::optional<double> bestObjective, boundObjective;
+    int64_t earlierNodes = 0; // nodes of the models searched before
+    int lastNodes = 0;
+  };
+
+  ProgressEvents(const std::function<void(const OptimalProgress &)> &progress,
+                 double microsecondsPerUnit, double baselineUs, Search &search)
+      : progress_(progress), microsecondsPerUnit_(microsecondsPerUnit),
+        baselineUs_(baselineUs), search_(search) {}
+
+  using CbcEventHandler::event;
+  CbcAction event(CbcEvent whichEvent) override {
+    if (model_ && (whichEvent == node || whichEvent == solution ||
+                   whichEvent == heuristicSolution || whichEvent == endSearch))
+      report(*model_);
+    return noAction;
+  }
+  CbcEventHandler *clone() const override { return new ProgressEvents(*this); }
+
+private:
+  /// Objective values are total times in units of the largest op time; the
+  /// recompute time is what exceeds one evaluation of every op (rounding
+  /// noise around zero is zero).
+  double recomputeUs(double objective) const {
+    double us = objective * microsecondsPerUnit_ - baselineUs_;
+    return us > 1e-9 * std::max(1.0, baselineUs_) ? us : 0.0;
+  }
+  void report(const CbcModel &model) {
+    // A sub-search only moves the clock: the main search can sit in one for
+    // a long time.
+    if (!model.parentModel())
+      update(model);
+    OptimalProgress progress;
+    progress.nodes = search_.earlierNodes + search_.lastNodes;
+    if (search_.bestObjective)
+      progress.bestRecomputeTimeUs = recomputeUs(*search_.bestObjective);
+    if (search_.boundObjective)
+      progress.recomputeTimeBoundUs = recomputeUs(*search_.boundObjective);
+    progress_(progress);
+  }
+  void update(const CbcModel &model) {
+    int nodes = model.getNodeCount();
+    if (nodes < search_.lastNodes)
+      search_.earlierNodes += search_.lastNodes;
+    search_.lastNodes = nodes;
+    if (model.bestSolution() && (!search_.bestObjective ||
+                                 model.getObjValue() < *search_.bestObjective))
+      search_.bestObjective = model.getObjValue();
+    double bound = model.getBestPossibleObjValue();
+    if (std::isfinite(bound) && std::abs(bound) < 1e40 &&
+        (!search_.boundObjective || bound > *search_.boundObjective))
+      search_.boundObjective = bound;
+  }
+
+  const std::function<void(const OptimalProgress &)> &progress_;
+  double microsecondsPerUnit_;
+  double baselineUs_;
+  Search &search_;
+};
+
+/// `progress`, when set, follows the search (time objectives only).
+MilpOutcome solveMilp(
+    const Problem &problem, const Formulation &formulation, double seconds,
+    const std::function<void(const OptimalProgress &)> &progress = nullptr) {
   OsiClpSolverInterface solver;
   formulation.milp.load(solver);
   solver.messageHandler()->setLogLevel(0);
@@ -528,6 +606,15 @@ MilpOutcome solveMilp(const Problem &problem, const Formulation &formulation,
   }
   model.setLogLevel(0);
   model.messageHandler()->setLogLevel(0);
+  ProgressEvents::Search search;
+  if (progress && formulation.microsecondsPerUnit > 0) {
+    double baselineUs = 0;
+    for (double cost : problem.costUs)
+      baselineUs += cost;
+    ProgressEvents events(progress, formulation.microsecondsPerUnit, baselineUs,
+                          search);
+    model.passInEventHandler(&events); // cloned
+  }
   // Exact: no gap allowed; single-threaded so the search is deterministic.
   std::string secondsText = absl::StrFormat("%.3f", std::max(seconds, 0.001));
   const char *argv[] = {"remat-optimal",
@@ -841,8 +928,8 @@ absl::StatusOr<OptimalSolution> solveOptimal(const Graph &graph,
 
   Formulation formulation = formulate(problem, budgetBytes / problem.unitBytes,
                                       Objective::MinimiseTime);
-  MilpOutcome outcome =
-      solveMilp(problem, formulation, deadline.remainingSeconds());
+  MilpOutcome outcome = solveMilp(
+      problem, formulation, deadline.remainingSeconds(), options.progress);
   switch (outcome.kind) {
   case MilpOutcome::Kind::Infeasible:
     return infeasibleBudget(graph, phases, costModel, problem, budgetBytes,

@@ -158,6 +158,86 @@ PlanOptions::PlanOptions() {
     target = *preset;
 }
 
+namespace detail {
+
+ProgressReporter::ProgressReporter(const PlanOptions &options)
+    : options_(options), start_(std::chrono::steady_clock::now()),
+      last_(start_) {
+  state_.strategy = options.strategy;
+  if (options.budget && options.budget->kind == MemoryBudget::Kind::Bytes)
+    state_.budgetBytes = options.budget->bytes;
+}
+
+void ProgressReporter::setStage(std::string_view stage) {
+  state_.stage = stage;
+}
+
+void ProgressReporter::candidate(int64_t peakBytes, double recomputeTimeUs) {
+  if (!options_.progress)
+    return;
+  ++state_.explored;
+  bool within = state_.budgetBytes && peakBytes <= *state_.budgetBytes;
+  // The same order planBudget chooses by: least recompute time within the
+  // budget, then lower peak; while nothing fits, the lowest peak.
+  bool better;
+  if (within)
+    better = !state_.bestWithinBudget ||
+             recomputeTimeUs < *state_.bestRecomputeTimeUs ||
+             (recomputeTimeUs == *state_.bestRecomputeTimeUs &&
+              peakBytes < *state_.bestPeakBytes);
+  else
+    better = !state_.bestWithinBudget &&
+             (!state_.bestPeakBytes || peakBytes < *state_.bestPeakBytes ||
+              (peakBytes == *state_.bestPeakBytes &&
+               recomputeTimeUs < *state_.bestRecomputeTimeUs));
+  if (better) {
+    state_.bestPeakBytes = peakBytes;
+    state_.bestRecomputeTimeUs = recomputeTimeUs;
+    state_.bestWithinBudget = within;
+  }
+  maybeReport();
+}
+
+void ProgressReporter::step() {
+  if (options_.progress)
+    maybeReport();
+}
+
+void ProgressReporter::setBudget(int64_t bytes) {
+  if (!options_.progress || state_.budgetBytes == bytes)
+    return;
+  state_.budgetBytes = bytes;
+  // Candidates seen so far were judged without it.
+  state_.bestWithinBudget =
+      state_.bestPeakBytes && *state_.bestPeakBytes <= bytes;
+}
+
+void ProgressReporter::solver(int64_t nodes,
+                              std::optional<double> bestRecomputeTimeUs,
+                              std::optional<double> recomputeTimeBoundUs) {
+  if (!options_.progress)
+    return;
+  state_.stage = "solving the MILP";
+  state_.explored = nodes;
+  state_.bestPeakBytes.reset();
+  state_.bestRecomputeTimeUs = bestRecomputeTimeUs;
+  state_.bestWithinBudget = bestRecomputeTimeUs.has_value();
+  state_.recomputeTimeBoundUs = recomputeTimeBoundUs;
+  maybeReport();
+}
+
+void ProgressReporter::maybeReport() {
+  auto now = std::chrono::steady_clock::now();
+  if (std::chrono::duration<double>(now - last_).count() <
+      options_.progressIntervalSeconds)
+    return;
+  last_ = now;
+  state_.elapsedSeconds = std::chrono::duration<double>(now - start_).count();
+  options_.progress(state_);
+}
+
+} // namespace detail
+
 const ValueDecision *Plan::find(ValueId value) const {
   auto it = std::lower_bound(decisions.begin(), decisions.end(), value,
                              [](const ValueDecision &decision, ValueId id) {
@@ -244,8 +324,14 @@ absl::StatusOr<Plan> planOptimal(const PlanContext &context) {
       return anchors.status();
     budgetBytes = resolveBudget(*options.budget, *anchors);
   }
+  context.progress.setBudget(budgetBytes);
   OptimalOptions optimalOptions;
   optimalOptions.timeLimitSeconds = options.optimalTimeLimitSeconds;
+  if (options.progress)
+    optimalOptions.progress = [&](const OptimalProgress &progress) {
+      context.progress.solver(progress.nodes, progress.bestRecomputeTimeUs,
+                              progress.recomputeTimeBoundUs);
+    };
   const Graph &graph = context.graph;
   optimalOptions.recomputable.assign(graph.numOps(), true);
   for (size_t opIndex = 0; opIndex < graph.numOps(); ++opIndex) {
@@ -268,6 +354,7 @@ absl::StatusOr<Plan> planOptimal(const PlanContext &context) {
 
 absl::StatusOr<Plan> planRematerialization(const Graph &graph,
                                            const PlanOptions &options) {
+  ProgressReporter progress(options);
   // classify(graph), with the flat form kept for every later pass; the
   // graph is validated while it is copied.
   CostModel costModel(options.target);
@@ -284,7 +371,7 @@ absl::StatusOr<Plan> planRematerialization(const Graph &graph,
   if (!constraints.ok())
     return constraints.status();
   PlanContext context{graph,   *flat,     *phases, *constraints,
-                      options, costModel, tables};
+                      options, costModel, tables,  progress};
 
   StrategyResult result;
   switch (options.strategy) {
@@ -316,7 +403,7 @@ absl::StatusOr<Plan> planRematerialization(const Graph &graph,
       if (!relaxed.ok())
         return relaxed.status();
       PlanContext relaxedContext{graph,   *flat,     *phases, *relaxed,
-                                 options, costModel, tables};
+                                 options, costModel, tables,  progress};
       absl::StatusOr<StrategyResult> retried = planBudget(relaxedContext);
       // Infeasible either way: the relaxed error names the true minimum.
       if (!retried.ok())

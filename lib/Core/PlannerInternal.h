@@ -15,6 +15,7 @@
 
 #include "FlatGraph.h"
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -106,6 +107,35 @@ struct StrategyResult {
   std::optional<Schedule> schedule;
 };
 
+/// Turns what the strategies find into PlanOptions::progress calls, at most
+/// one per PlanOptions::progressIntervalSeconds: the strategies report every
+/// candidate and search step, and this decides what reaches the callback.
+/// Without a callback every method returns at once.
+class ProgressReporter {
+public:
+  explicit ProgressReporter(const PlanOptions &options);
+  /// What the strategy does from now on (PlanProgress::stage, a literal).
+  void setStage(std::string_view stage);
+  /// `budget` simulated a candidate plan.
+  void candidate(int64_t peakBytes, double recomputeTimeUs);
+  /// A search step that found nothing new (the elapsed time still moves).
+  void step();
+  /// The budget in bytes, once known.
+  void setBudget(int64_t bytes);
+  /// `optimal`: the solver's node count, incumbent and bound.
+  void solver(int64_t nodes, std::optional<double> bestRecomputeTimeUs,
+              std::optional<double> recomputeTimeBoundUs);
+
+private:
+  void maybeReport();
+
+  const PlanOptions &options_;
+  std::chrono::steady_clock::time_point start_;
+  /// When the callback was last called (start_ before the first call).
+  std::chrono::steady_clock::time_point last_;
+  PlanProgress state_;
+};
+
 struct PlanContext {
   const Graph &graph;
   /// The same graph as flat arrays, for the passes (names come from `graph`).
@@ -116,13 +146,23 @@ struct PlanContext {
   const CostModel &costModel;
   /// Bytes per value and time per op, computed once per planning.
   const SimulationTables &tables;
+  ProgressReporter &progress;
+};
+
+/// How backward reads a graph input (bits of WalkFacts::inputRead); the
+/// reason of its `input` decision says which.
+enum InputReadBits : uint8_t {
+  kReadByBackwardOp = 1,
+  kReadByRecomputation = 2,
 };
 
 /// What the backward walk found while placing recomputations.
 struct WalkFacts {
   std::vector<uint8_t> readFromForward; // kept values backward reads
   std::vector<uint8_t> recomputed;      // re-created by a replay in backward
-  std::vector<uint8_t> inputRead;       // graph inputs backward reads
+  /// Graph inputs backward reads: kReadByBackwardOp and/or
+  /// kReadByRecomputation (a replay or derivation in backward reads it).
+  std::vector<uint8_t> inputRead;
   /// The needed value whose recomputation first touched a value.
   std::vector<ValueId> owner;
   /// Every replayed op with the needed value it was replayed for, in

@@ -40,9 +40,12 @@ WalkFacts factsFromSchedule(const PlanContext &context,
   // since the last backward op or the last needed value re-evaluated.
   std::vector<OpId> pendingOps;
   std::vector<ValueId> pendingSources;
-  auto read = [&](ValueId value) {
+  // `byRecomputation`: the reader is a forward op re-evaluated in backward
+  // or a derivation, not a backward op.
+  auto read = [&](ValueId value, bool byRecomputation) {
     if (flat.isInput(value)) {
-      facts.inputRead[value] = 1;
+      facts.inputRead[value] |=
+          byRecomputation ? kReadByRecomputation : kReadByBackwardOp;
       return;
     }
     if (constraints.isForward[value] && !backwardCopy[value]) {
@@ -60,13 +63,13 @@ WalkFacts factsFromSchedule(const PlanContext &context,
       const DerivationStep &derivation = schedule.derivations[nextDerivation];
       if (backward)
         for (ValueId value : derivation.reads)
-          read(value);
+          read(value, /*byRecomputation=*/true);
       backwardCopy[derivation.value] = backward;
     }
     const OpId op = schedule.steps[step];
     if (backward)
       for (ValueId operand : flat.operands(op))
-        read(operand);
+        read(operand, context.phases.opPhase[op] == Phase::Forward);
     if (context.phases.opPhase[op] != Phase::Forward) {
       pendingOps.clear();
       pendingSources.clear();

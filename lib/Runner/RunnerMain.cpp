@@ -15,6 +15,7 @@
 #include "remat/Interfaces/ExternalModels.h"
 #include "remat/Runner/CudaRuntime.h"
 #include "remat/Runner/Runner.h"
+#include "remat/Tools/DiagnosticOptions.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
@@ -35,81 +36,93 @@ namespace cl = llvm::cl;
 namespace remat {
 namespace {
 
+/// Every option of remat-run; --help lists only these (and MLIR's
+/// -mlir-print-op-on-diagnostic), not LLVM's back-end options.
+cl::OptionCategory runCategory("remat-run options");
+
 struct Options {
   cl::opt<std::string> inputFile{cl::Positional, cl::desc("<file.mlir>"),
-                                 cl::Required};
+                                 cl::Required, cl::cat(runCategory)};
   cl::opt<std::string> function{
       "function", cl::desc("Function to call (public, tensor arguments)"),
-      cl::Required};
+      cl::Required, cl::cat(runCategory)};
   cl::opt<uint64_t> seed{"seed", cl::desc("Seed of the generated inputs"),
-                         cl::init(1)};
+                         cl::init(1), cl::cat(runCategory)};
   cl::list<std::string> inputs{
       "input",
       cl::desc("Set argument N to the listed values instead of seeded ones: "
-               "--input=N:v0,v1,... (row-major; one value fills the tensor)")};
+               "--input=N:v0,v1,... (row-major; one value fills the tensor)"),
+      cl::cat(runCategory)};
   cl::list<std::string> perturbations{
       "perturb",
       cl::desc("Add eps to one element before the call: "
-               "--perturb=N:index:eps (argument N, row-major element index)")};
+               "--perturb=N:index:eps (argument N, row-major element index)"),
+      cl::cat(runCategory)};
   cl::opt<std::string> compare{
       "compare",
       cl::desc("Also call this function on the same inputs and compare "
-               "results pairwise; exit 1 on a mismatch")};
+               "results pairwise; exit 1 on a mismatch"),
+      cl::cat(runCategory)};
   cl::opt<std::string> partitioned{
       "check-partition",
       cl::desc("Equivalence check of a plan: FILE holds @<function>_forward "
                "and @<function>_backward (remat-partition's output for the "
                "joint @<function> of the input file); runs the joint graph "
                "and forward + backward on the same inputs and compares "
-               "outputs and gradients (bitwise unless --atol/--rtol)")};
+               "outputs and gradients (bitwise unless --atol/--rtol)"),
+      cl::cat(runCategory)};
   cl::opt<double> absTolerance{
       "atol",
       cl::desc("Absolute tolerance of --compare (0 with --rtol=0: "
                "bitwise)"),
-      cl::init(0.0)};
-  cl::opt<double> relTolerance{
-      "rtol", cl::desc("Relative tolerance of --compare"), cl::init(0.0)};
+      cl::init(0.0), cl::cat(runCategory)};
+  cl::opt<double> relTolerance{"rtol",
+                               cl::desc("Relative tolerance of --compare"),
+                               cl::init(0.0), cl::cat(runCategory)};
   cl::opt<std::string> format{
       "format", cl::desc("How floats print: decimal (%.9g) or hex (%a)"),
-      cl::init("decimal")};
+      cl::init("decimal"), cl::cat(runCategory)};
   cl::opt<bool> printInputs{"print-inputs",
                             cl::desc("Print the arguments before the call"),
-                            cl::init(false)};
-  cl::opt<unsigned> optLevel{
-      "opt-level", cl::desc("LLVM optimization level of the JIT"), cl::init(2)};
+                            cl::init(false), cl::cat(runCategory)};
+  cl::opt<unsigned> optLevel{"opt-level",
+                             cl::desc("LLVM optimization level of the JIT"),
+                             cl::init(2), cl::cat(runCategory)};
   cl::opt<std::string> device{
       "device",
       cl::desc("Where the functions run: cpu, or cuda (NVIDIA GPU through "
                "remat-lower-to-nvvm and the CUDA driver, device 0)"),
-      cl::init("cpu")};
+      cl::init("cpu"), cl::cat(runCategory)};
   cl::opt<bool> compareDevices{
       "compare-devices",
       cl::desc("Take the reference results from the CPU: compare @<function> "
                "on --device with @<function> on the CPU, or with "
                "--check-partition the partitioned functions on --device with "
                "the joint function on the CPU (bitwise unless --atol/--rtol)"),
-      cl::init(false)};
+      cl::init(false), cl::cat(runCategory)};
   cl::opt<bool> compileOnly{
       "compile-only",
       cl::desc("Lower, JIT-compile and link the functions for --device, "
                "print what was compiled and stop (needs no GPU)"),
-      cl::init(false)};
+      cl::init(false), cl::cat(runCategory)};
   cl::opt<std::string> gpuChip{
       "gpu-chip",
       cl::desc("cuda: GPU architecture of the kernels (default: device 0's, "
-               "or sm_90 with --compile-only)")};
+               "or sm_90 with --compile-only)"),
+      cl::cat(runCategory)};
   cl::opt<std::string> gpuFeatures{
       "gpu-features", cl::desc("cuda: PTX features of the kernels"),
-      cl::init("+ptx80")};
+      cl::init("+ptx80"), cl::cat(runCategory)};
   cl::opt<std::string> gpuFormat{
       "gpu-format",
       cl::desc("cuda: kernel payload: bin (cubin, needs ptxas), isa (PTX "
                "that the driver compiles) or auto (bin when ptxas is found)"),
-      cl::init("auto")};
+      cl::init("auto"), cl::cat(runCategory)};
   cl::opt<std::string> cudaToolkit{
       "cuda-toolkit",
       cl::desc("cuda: CUDA toolkit folder (libdevice, ptxas); default "
-               "$CUDA_ROOT, $CUDA_HOME, $CUDA_PATH or /usr/local/cuda")};
+               "$CUDA_ROOT, $CUDA_HOME, $CUDA_PATH or /usr/local/cuda"),
+      cl::cat(runCategory)};
 };
 
 /// A parsed input file. While it lives, diagnostics about its ops print
@@ -342,6 +355,8 @@ int checkPartition(const Options &options, const RunnerOptions &compile,
 int runnerMain(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   Options options;
+  registerDiagnosticOptions(&runCategory);
+  cl::HideUnrelatedOptions(runCategory);
   cl::ParseCommandLineOptions(
       argc, argv,
       "remat-run: execute a function of an .mlir file on the host (through "

@@ -60,6 +60,8 @@ StringRef toString(ChangeKind kind) {
     return "strategy";
   case ChangeKind::Target:
     return "target";
+  case ChangeKind::InputReadBy:
+    return "input-read-by";
   }
   return "?";
 }
@@ -67,7 +69,7 @@ StringRef toString(ChangeKind kind) {
 namespace {
 
 std::optional<ChangeKind> parseChangeKind(StringRef text) {
-  for (int kind = 0; kind <= static_cast<int>(ChangeKind::Target); ++kind)
+  for (int kind = 0; kind <= static_cast<int>(ChangeKind::InputReadBy); ++kind)
     if (toString(static_cast<ChangeKind>(kind)) == text)
       return static_cast<ChangeKind>(kind);
   return std::nullopt;
@@ -120,7 +122,7 @@ llvm::Expected<AllowList> parseAllowList(StringRef text, StringRef fileName) {
                   "'; expected one of function-removed, function-added, "
                   "value-removed, value-added, shape, decision, peak-memory, "
                   "recompute-time, saved-bytes, recompute-flops, strategy, "
-                  "target");
+                  "target, input-read-by");
     if (fields.size() < 2 || fields.size() > 4)
       return fail("expected '<change> <function> [<value> "
                   "[<from>-><to>]]', got " +
@@ -168,9 +170,15 @@ namespace {
 
 struct ValueFacts {
   std::string name, op, dtype, decision, computeClass;
+  /// For arguments: "backward", "recomputation" or "none" (empty in reports
+  /// written before remat-report listed it).
+  std::string readBy;
   std::vector<int64_t> shape;
   int64_t bytes = 0;
   std::vector<std::string> tags;
+  /// A function argument: always there whatever the plan, so it is never a
+  /// regression (older reports listed only the arguments backward reads).
+  bool isArgument() const { return op == "argument" || decision == "input"; }
 };
 
 struct FunctionFacts {
@@ -256,6 +264,7 @@ private:
       fact.dtype = valueObject->getString("dtype").value_or("").str();
       fact.computeClass =
           valueObject->getString("compute_class").value_or("").str();
+      fact.readBy = valueObject->getString("read_by").value_or("").str();
       fact.bytes = valueObject->getInteger("bytes").value_or(0);
       if (const llvm::json::Array *shape = valueObject->getArray("shape"))
         for (const llvm::json::Value &dim : *shape)
@@ -368,8 +377,12 @@ void compareFunction(const FunctionFacts &before, const FunctionFacts &after,
   for (const ValueFacts &old : before.values) {
     const ValueFacts *now = after.find(old.name);
     if (!now) {
-      add(ChangeKind::ValueRemoved, old.name, old.decision, "-", true,
-          "the value no longer exists");
+      if (old.isArgument())
+        add(ChangeKind::ValueRemoved, old.name, old.decision, "-", false,
+            "a function argument: not a planning decision");
+      else
+        add(ChangeKind::ValueRemoved, old.name, old.decision, "-", true,
+            "the value no longer exists");
       continue;
     }
     if (old.shape != now->shape || old.dtype != now->dtype)
@@ -382,10 +395,18 @@ void compareFunction(const FunctionFacts &before, const FunctionFacts &after,
       add(ChangeKind::Decision, old.name, old.decision, now->decision,
           !why.empty(), why);
     }
+    // A plan that recomputes more reads more inputs in backward: it shows
+    // in peak memory and recompute time, which are judged above.
+    if (old.isArgument() && now->isArgument() && !old.readBy.empty() &&
+        !now->readBy.empty() && old.readBy != now->readBy)
+      add(ChangeKind::InputReadBy, old.name, old.readBy, now->readBy, false,
+          "which part of backward reads this argument");
   }
   for (const ValueFacts &now : after.values)
     if (!before.find(now.name))
-      add(ChangeKind::ValueAdded, now.name, "-", now.decision, false, "");
+      add(ChangeKind::ValueAdded, now.name, "-", now.decision, false,
+          now.isArgument() ? "a function argument: not a planning decision"
+                           : "");
 }
 
 } // namespace

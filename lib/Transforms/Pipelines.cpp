@@ -23,6 +23,7 @@ void buildRematPipeline(OpPassManager &pm,
   plan.policy = options.policy;
   plan.allowInexactDerivation = options.allowInexactDerivation;
   plan.emitRemarks = options.emitRemarks;
+  plan.progress = options.progress;
   pm.addPass(createRematPlanPass(plan));
   // The report reads the plan off the joint function, which partitioning
   // replaces, so it runs in between.

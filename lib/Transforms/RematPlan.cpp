@@ -1,11 +1,14 @@
 //===- RematPlan.cpp - The remat-plan pass --------------------------------===//
 //
 // Part of remat. Collects each joint function into the core graph, calls
-// remat::planRematerialization, and records the plan on the IR.
+// remat::planRematerialization, and records the plan on the IR. While a
+// long strategy runs it can show its progress on stderr (option progress).
 //
 //===----------------------------------------------------------------------===//
 
 #include "remat/Transforms/Passes.h"
+
+#include "TextFormat.h"
 
 #include "remat/Core/Planner.h"
 #include "remat/Transforms/GraphBuilder.h"
@@ -15,7 +18,12 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <optional>
 
 namespace remat {
 #define GEN_PASS_DEF_REMATPLANPASS
@@ -31,6 +39,113 @@ std::string message(const absl::Status &status) {
   return std::string(status.message());
 }
 
+/// The `progress` option.
+enum class ProgressMode { Auto, Always, Never };
+
+std::string microseconds(double us) {
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::format("%.4g us", us);
+  return text;
+}
+
+/// One function's planning progress on stderr. On a terminal it is one
+/// line rewritten in place (carriage return) and ended when planning ends;
+/// elsewhere (progress=true into a pipe or a CI log) every update is a line
+/// of its own, at most one a second. In `auto` mode nothing shows before
+/// planning has taken a second, so that quick plans stay silent.
+class ProgressLine {
+public:
+  ProgressLine(llvm::raw_ostream &os, bool always, StringRef function)
+      : os(os), terminal(os.is_displayed()), always(always),
+        function(function.str()) {}
+
+  void update(const PlanProgress &progress) {
+    if (!always && progress.elapsedSeconds < kQuietSeconds)
+      return;
+    // A terminal line is redrawn ten times a second, a log gets a line a
+    // second.
+    if (shown && progress.elapsedSeconds - shownAt < (terminal ? 0.1 : 1.0))
+      return;
+    show(describe(progress), /*last=*/false);
+    shownAt = progress.elapsedSeconds;
+  }
+
+  /// Ends the line: with the final plan when progress was shown or asked
+  /// for, or just a line break so that an error starts on a line of its own.
+  void finish(Strategy strategy, double seconds, const Plan *plan) {
+    if (!shown && !always)
+      return;
+    if (!plan) {
+      if (terminal && shown)
+        os << "\n";
+      os.flush();
+      return;
+    }
+    std::string text;
+    llvm::raw_string_ostream line(text);
+    line << "remat-plan: @" << function << " " << toString(strategy)
+         << llvm::format(" done in %.1f s", seconds) << ": peak "
+         << humanBytes(plan->simulation.peakBytes) << ", recompute "
+         << microseconds(plan->simulation.recomputeTimeUs);
+    if (plan->budgetBytes)
+      line << ", budget " << humanBytes(*plan->budgetBytes);
+    show(text, /*last=*/true);
+  }
+
+private:
+  static constexpr double kQuietSeconds = 1.0;
+
+  std::string describe(const PlanProgress &progress) const {
+    std::string text;
+    llvm::raw_string_ostream line(text);
+    bool solving = progress.stage == "solving the MILP";
+    line << "remat-plan: @" << function << " " << toString(progress.strategy)
+         << llvm::format(" %.1f s", progress.elapsedSeconds);
+    if (!progress.stage.empty())
+      line << ", " << progress.stage;
+    line << " (" << progress.explored << (solving ? " node" : " plan")
+         << (progress.explored == 1 ? "" : "s") << "): ";
+    if (!progress.bestRecomputeTimeUs)
+      line << (solving ? "no schedule yet" : "no plan yet");
+    else if (progress.bestWithinBudget)
+      line << "best recompute " << microseconds(*progress.bestRecomputeTimeUs);
+    else
+      line << "lowest peak";
+    if (progress.bestPeakBytes)
+      line << (progress.bestWithinBudget ? " at peak " : " ")
+           << humanBytes(*progress.bestPeakBytes);
+    if (progress.budgetBytes)
+      line << ", budget " << humanBytes(*progress.budgetBytes);
+    if (progress.recomputeTimeBoundUs)
+      line << ", bound " << microseconds(*progress.recomputeTimeBoundUs);
+    return text;
+  }
+
+  void show(StringRef text, bool last) {
+    if (!terminal) {
+      os << text << "\n";
+    } else {
+      // Spaces over what is left of a longer previous line.
+      os << "\r" << text;
+      if (text.size() < width)
+        os.indent(width - text.size());
+      width = text.size();
+      if (last)
+        os << "\n";
+    }
+    os.flush();
+    shown = true;
+  }
+
+  llvm::raw_ostream &os;
+  const bool terminal;
+  const bool always;
+  const std::string function;
+  bool shown = false;
+  double shownAt = 0;
+  size_t width = 0;
+};
+
 struct RematPlanPass final : remat::impl::RematPlanPassBase<RematPlanPass> {
   using Base::Base;
 
@@ -39,6 +154,7 @@ struct RematPlanPass final : remat::impl::RematPlanPassBase<RematPlanPass> {
 private:
   /// Turns the pass options into PlanOptions, or reports the first bad one.
   FailureOr<PlanOptions> parseOptions(Location loc);
+  FailureOr<ProgressMode> parseProgress(Location loc);
   /// Reports why no function can be planned.
   void reportNoJointFunction(ModuleOp module);
   void emitDecisionRemarks(FunctionOpInterface func,
@@ -110,6 +226,18 @@ FailureOr<PlanOptions> RematPlanPass::parseOptions(Location loc) {
   return options;
 }
 
+FailureOr<ProgressMode> RematPlanPass::parseProgress(Location loc) {
+  if (progress == "auto")
+    return ProgressMode::Auto;
+  if (progress == "true")
+    return ProgressMode::Always;
+  if (progress == "false")
+    return ProgressMode::Never;
+  return emitError(loc) << "remat-plan: bad option progress="
+                        << progress.getValue()
+                        << "; expected auto, true or false";
+}
+
 void RematPlanPass::reportNoJointFunction(ModuleOp module) {
   // Point at the most likely culprit: a forward-form function, or one whose
   // arguments carry roles but which lacks the graph marker.
@@ -159,6 +287,13 @@ void RematPlanPass::runOnOperation() {
   FailureOr<PlanOptions> options = parseOptions(module.getLoc());
   if (failed(options))
     return signalPassFailure();
+  FailureOr<ProgressMode> progressMode = parseProgress(module.getLoc());
+  if (failed(progressMode))
+    return signalPassFailure();
+  // Silent in pipes and CI logs unless asked for.
+  bool showProgress =
+      *progressMode == ProgressMode::Always ||
+      (*progressMode == ProgressMode::Auto && llvm::errs().is_displayed());
 
   SmallVector<FunctionOpInterface> joint;
   for (auto func : module.getOps<FunctionOpInterface>())
@@ -177,8 +312,28 @@ void RematPlanPass::runOnOperation() {
         getOrBuildGraph(func, getAnalysisManager());
     if (failed(imported))
       return signalPassFailure();
+    PlanOptions functionOptions = *options;
+    std::optional<ProgressLine> line;
+    if (showProgress) {
+      line.emplace(llvm::errs(), *progressMode == ProgressMode::Always,
+                   func.getName());
+      functionOptions.progress = [&](const PlanProgress &progress) {
+        line->update(progress);
+      };
+      // progress=true shows the first report at once (tests rely on it);
+      // ProgressLine limits how often it draws.
+      functionOptions.progressIntervalSeconds =
+          *progressMode == ProgressMode::Always ? 0 : 0.1;
+    }
+    auto start = std::chrono::steady_clock::now();
     absl::StatusOr<Plan> plan =
-        planRematerialization((*imported)->graph, *options);
+        planRematerialization((*imported)->graph, functionOptions);
+    if (line)
+      line->finish(options->strategy,
+                   std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - start)
+                       .count(),
+                   plan.ok() ? &*plan : nullptr);
     if (!plan.ok()) {
       func->emitError() << "remat-plan: cannot plan '" << func.getName()
                         << "' with strategy=" << strategy.getValue() << ": "

@@ -9,6 +9,8 @@
 
 #include "remat/Transforms/Passes.h"
 
+#include "TextFormat.h"
+
 #include "remat/Transforms/GraphBuilder.h"
 #include "remat/Transforms/PlanAttributes.h"
 
@@ -40,6 +42,10 @@ struct ValueRow {
   std::string reason;
   std::vector<std::string> derivedFrom;
   std::string derivationKind;
+  /// For function arguments: "backward" (a backward op reads it),
+  /// "recomputation" (only a recomputation or derivation in backward does)
+  /// or "none"; empty for other values.
+  std::string readBy;
   std::string computeClass; // "none" for arguments
   std::vector<std::string> tags;
 };
@@ -67,6 +73,27 @@ std::vector<std::string> tagNames(const Tags &tags) {
   return names;
 }
 
+/// The reason of an argument no backward op and no recomputation reads:
+/// the planner gives those no decision, but the report lists every primal
+/// argument under every strategy (a weight that only a replayed transpose
+/// reads is read under min-cut and not under save-all), so that reports of
+/// one graph compare value by value. The wording follows the planner's
+/// `input` reasons (lib/Core/Explain.cpp).
+std::string unreadArgumentReason(InputRole role) {
+  switch (role) {
+  case InputRole::Parameter:
+    return "parameter: always available; neither backward nor a "
+           "recomputation reads it";
+  case InputRole::RngState:
+    return "rng state: neither backward nor a recomputation reads it";
+  case InputRole::Input:
+  case InputRole::Tangent:
+    break;
+  }
+  return "input: neither backward nor a recomputation reads this function "
+         "input";
+}
+
 FailureOr<FunctionReport> collect(FunctionOpInterface func,
                                   AnalysisManager analyses) {
   FailureOr<ImportedGraph *> imported = getOrBuildGraph(func, analyses);
@@ -76,22 +103,50 @@ FailureOr<FunctionReport> collect(FunctionOpInterface func,
   if (failed(plan))
     return failure();
   const Graph &graph = (*imported)->graph;
+  // Which arguments a backward op reads directly: remat-plan's
+  // classification of this graph when it left one.
+  JointGraphAnalysis *cached = getCachedGraphAnalysis(func, analyses);
+  std::optional<Classification> computed;
+  if (!cached || !cached->classification) {
+    absl::StatusOr<Classification> phases = classify(graph);
+    if (!phases.ok())
+      return func->emitError()
+             << "remat-report: cannot classify '" << func.getName()
+             << "': " << std::string(phases.status().message());
+    computed = std::move(*phases);
+  }
+  const Classification &phases = computed ? *computed : *cached->classification;
+  std::vector<uint8_t> readByBackwardOp(graph.numValues(), 0);
+  for (ValueId id : phases.neededByBackward)
+    readByBackwardOp[id] = 1;
   FunctionReport report;
   report.function = func.getName().str();
   report.summary = plan->summary;
   for (ValueId id = 0; id < static_cast<ValueId>(graph.numValues()); ++id) {
     const std::optional<RecordedDecision> &decision = plan->decisions[id];
-    if (!decision)
-      continue;
     const GraphValue &value = graph.value(id);
+    // Tangents are backward's own inputs, not part of the plan.
+    bool primalArgument =
+        value.inputRole && *value.inputRole != InputRole::Tangent;
+    if (!decision && !primalArgument)
+      continue;
     ValueRow row;
     row.name = value.name;
     row.shape = value.type.shape;
     row.dtype = sv(toString(value.type.dtype));
     row.bytes = value.type.bytes();
-    row.decision = decisionSpelling(decision->decision).str();
-    row.reason = decision->reason.str();
-    if (decision->derivation) {
+    if (primalArgument)
+      row.readBy = readByBackwardOp[id] ? "backward"
+                   : decision           ? "recomputation"
+                                        : "none";
+    if (!decision) {
+      row.decision = decisionSpelling(Decision::Input).str();
+      row.reason = unreadArgumentReason(*value.inputRole);
+    } else {
+      row.decision = decisionSpelling(decision->decision).str();
+      row.reason = decision->reason.str();
+    }
+    if (decision && decision->derivation) {
       row.derivedFrom = decision->derivation->from;
       row.derivationKind = sv(toString(decision->derivation->kind));
     }
@@ -194,6 +249,8 @@ void writeJson(llvm::json::OStream &json, const FunctionReport &report) {
             });
             json.attribute("derivation", row.derivationKind);
           }
+          if (!row.readBy.empty())
+            json.attribute("read_by", row.readBy);
           json.attribute("compute_class", row.computeClass);
           json.attributeArray("tags", [&] {
             for (const std::string &tag : row.tags)
@@ -208,24 +265,6 @@ void writeJson(llvm::json::OStream &json, const FunctionReport &report) {
 //===----------------------------------------------------------------------===//
 // Text
 //===----------------------------------------------------------------------===//
-
-/// "64.0 MiB": one decimal, binary units, so columns stay readable.
-std::string humanBytes(int64_t bytes) {
-  static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double scaled = static_cast<double>(bytes);
-  unsigned unit = 0;
-  while (scaled >= 1024 && unit + 1 < std::size(units)) {
-    scaled /= 1024;
-    ++unit;
-  }
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (unit == 0)
-    os << bytes << " B";
-  else
-    os << llvm::format("%.1f %s", scaled, units[unit]);
-  return text;
-}
 
 /// "64.0 MiB (67108864 B)", or "320 B" when the short form is exact.
 std::string bytesWithExact(int64_t bytes) {
@@ -317,6 +356,23 @@ struct RematReportPass final
 };
 
 } // namespace
+
+std::string remat::humanBytes(int64_t bytes) {
+  static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double scaled = static_cast<double>(bytes);
+  unsigned unit = 0;
+  while (scaled >= 1024 && unit + 1 < std::size(units)) {
+    scaled /= 1024;
+    ++unit;
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (unit == 0)
+    os << bytes << " B";
+  else
+    os << llvm::format("%.1f %s", scaled, units[unit]);
+  return text;
+}
 
 LogicalResult remat::writeRematReport(ModuleOp module, AnalysisManager analyses,
                                       StringRef format,

@@ -170,7 +170,7 @@ def remat_side(export, remat_opt, param_names):
         if v["decision"] == "save":
             saved_names.append(v["name"])
             extra[v["name"]] = v["bytes"]
-        elif v["decision"] == "input":
+        elif v["decision"] == "input" and v.get("read_by") != "none":
             # RNG state the exporter added (dropout seed/offsets) is not
             # counted: PyTorch keeps its generator state outside the graph.
             if v["name"] in rng:

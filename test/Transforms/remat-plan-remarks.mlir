@@ -3,7 +3,7 @@
 // With emit-remarks, every decision is a remark on the op that produces the
 // value (on the function for its arguments), so IDEs and tests see them.
 
-// expected-remark @+1 {{remat-plan: '%arg0' is input: input: backward reads this function input}}
+// expected-remark @+1 {{remat-plan: '%arg0' is input: input: a recomputation in backward reads this function input}}
 func.func @exp_chain(%x: tensor<8xf32> {remat.role = "input"},
                      %dy: tensor<8xf32> {remat.role = "tangent"})
     -> (tensor<8xf32> {remat.role = "output"},
@@ -30,7 +30,7 @@ func.func @exp_chain(%x: tensor<8xf32> {remat.role = "input"},
 // expected-remark @+4 {{remat-plan: '%arg0' is input: input: backward reads this function input}}
 // expected-remark @+3 {{remat-plan: '%arg1' is input: input: backward reads this function input}}
 // expected-remark @+2 {{remat-plan: '%arg2' is input: input: backward reads this function input}}
-// expected-remark @+1 {{remat-plan: '%arg3' is input: parameter: always available}}
+// expected-remark @+1 {{remat-plan: '%arg3' is input: parameter: always available; backward reads it}}
 func.func @tagged_attention(%q: tensor<1x2x8x4xf32> {remat.role = "input"},
                             %k: tensor<1x2x8x4xf32> {remat.role = "input"},
                             %v: tensor<1x2x8x4xf32> {remat.role = "input"},

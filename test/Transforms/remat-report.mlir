@@ -44,7 +44,8 @@
 // JSON-NEXT:         "dtype": "f32",
 // JSON-NEXT:         "bytes": 32,
 // JSON-NEXT:         "decision": "input",
-// JSON-NEXT:         "reason": "input: backward reads this function input",
+// JSON-NEXT:         "reason": "input: a recomputation in backward reads this function input",
+// JSON-NEXT:         "read_by": "recomputation",
 // JSON-NEXT:         "compute_class": "none",
 // JSON-NEXT:         "tags": []
 // JSON-NEXT:       },
@@ -60,6 +61,17 @@
 // JSON:              "name": "y",
 // JSON:              "decision": "save",
 // JSON:          "function": "tagged_matmul",
+// JSON:              "name": "%arg0",
+// JSON:              "reason": "input: backward reads this function input",
+// JSON-NEXT:         "read_by": "backward",
+// Every primal argument is listed, also one nothing in backward reads (the
+// weight: backward reads the saved projection), so that reports of one graph
+// under different plans list the same values.
+// JSON:              "name": "%arg1",
+// JSON-NEXT:         "op": "argument",
+// JSON:              "decision": "input",
+// JSON-NEXT:         "reason": "parameter: always available; neither backward nor a recomputation reads it",
+// JSON-NEXT:         "read_by": "none",
 // JSON:              "name": "proj",
 // JSON-NEXT:         "op": "remat.matmul",
 // JSON-NEXT:         "shape": [
@@ -87,12 +99,16 @@
 // TEXT-NEXT:   inexact derivation:  not allowed
 // TEXT-EMPTY:
 // TEXT-NEXT:   VALUE  DECISION   BYTES  SHAPE  OP         REASON
-// TEXT-NEXT:   %arg0  input      32 B   8xf32  argument   input: backward reads this function input
+// TEXT-NEXT:   %arg0  input      32 B   8xf32  argument   input: a recomputation in backward reads this function input
 // TEXT-NEXT:   e1     recompute  32 B   8xf32  remat.exp  recomputed from %arg0: tagged prefer_recompute
 // TEXT-NEXT:   e2     recompute  32 B   8xf32  remat.exp  recomputed from e1 (cheaper than saving 32 B)
 // TEXT-NEXT:   y      save       32 B   8xf32  remat.exp  saved: it is a function result, live until the end anyway
 // TEXT-EMPTY:
 // TEXT-NEXT: remat plan for @tagged_matmul
+// TEXT:        VALUE  DECISION  BYTES  SHAPE     OP            REASON
+// TEXT-NEXT:   %arg0  input     32 B   4x4xbf16  argument      input: backward reads this function input
+// TEXT-NEXT:   %arg1  input     32 B   4x4xbf16  argument      parameter: always available; neither backward nor a recomputation reads it
+// TEXT-NEXT:   proj   save
 
 // BUDGET:      "function": "exp_chain",
 // BUDGET-NEXT: "strategy": "budget",

@@ -18,9 +18,20 @@
 #include "remat/Core/Simulator.h"
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <vector>
 
 namespace remat {
+
+/// Where the solver's search stands (OptimalOptions::progress).
+struct OptimalProgress {
+  int64_t nodes = 0; // branch-and-bound nodes explored
+  /// Recompute time of the best schedule found so far, if any.
+  std::optional<double> bestRecomputeTimeUs;
+  /// A lower bound on the recompute time of any schedule within the budget.
+  std::optional<double> recomputeTimeBoundUs;
+};
 
 struct OptimalOptions {
   /// Wall-clock limit for the solver. When it runs out, the best schedule
@@ -39,6 +50,9 @@ struct OptimalOptions {
   /// recomputes forward values only.
   /// Callers layer their own bans (policies, random ops) through this.
   std::vector<bool> recomputable;
+  /// Called from the solver's thread as its search advances (after each
+  /// node and each new incumbent), for progress displays; callers rate-limit.
+  std::function<void(const OptimalProgress &)> progress;
 };
 
 struct OptimalSolution {

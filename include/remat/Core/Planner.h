@@ -21,6 +21,7 @@
 
 #include "absl/types/span.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -83,6 +84,35 @@ struct MemoryBudget {
 absl::StatusOr<MemoryBudget> parseMemoryBudget(std::string_view text);
 std::string toString(const MemoryBudget &budget);
 
+/// Where a long-running strategy stands, for progress displays
+/// (PlanOptions::progress). Fields a strategy does not know are unset.
+struct PlanProgress {
+  Strategy strategy = Strategy::MinCut;
+  /// Wall-clock time since planRematerialization started.
+  double elapsedSeconds = 0;
+  /// What the strategy is doing: "simulating candidates" and "refining
+  /// schedules" (budget, and optimal while it resolves a fractional budget),
+  /// "solving the MILP" (optimal).
+  std::string_view stage;
+  /// Candidate plans simulated so far, or, while solving the MILP,
+  /// branch-and-bound nodes explored.
+  int64_t explored = 0;
+  /// The budget in bytes, once resolved (a fractional budget is resolved
+  /// only when every candidate is known).
+  std::optional<int64_t> budgetBytes;
+  /// The best plan so far: for `budget`, the candidate of least recompute
+  /// time within the budget, or while none fits (or the budget is not
+  /// resolved yet) the candidate of lowest peak; for `optimal`, the solver's
+  /// incumbent (its peak is within the budget and not tracked).
+  std::optional<int64_t> bestPeakBytes;
+  std::optional<double> bestRecomputeTimeUs;
+  /// Whether the best plan is within the budget.
+  bool bestWithinBudget = false;
+  /// A proven lower bound on the recompute time of any plan within the
+  /// budget (optimal: the solver's bound).
+  std::optional<double> recomputeTimeBoundUs;
+};
+
 struct PlanOptions {
   Strategy strategy = Strategy::MinCut;
   std::optional<MemoryBudget> budget; // required by Budget and Optimal
@@ -91,6 +121,15 @@ struct PlanOptions {
   bool allowInexactDerivation = false;
   /// Wall-clock limit for `optimal`; it fails cleanly when exceeded.
   double optimalTimeLimitSeconds = 60;
+  /// Called from the strategies that can run long (`budget` while it
+  /// enumerates and refines candidates, `optimal` while the solver
+  /// searches), from the planning thread, at most once per
+  /// `progressIntervalSeconds` (0: at every report point, which tests use
+  /// to be independent of timing). The quick strategies never call it.
+  /// Embedding compilers show it their way; it only observes (the plan is
+  /// the same with or without it).
+  std::function<void(const PlanProgress &)> progress;
+  double progressIntervalSeconds = 0.5;
   PlanOptions();
 };
 

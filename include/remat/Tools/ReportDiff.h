@@ -32,7 +32,7 @@ llvm::Expected<double> parsePercent(llvm::StringRef text);
 enum class ChangeKind {
   FunctionRemoved, // regression
   FunctionAdded,
-  ValueRemoved, // regression
+  ValueRemoved, // regression, unless the value is a function argument
   ValueAdded,
   Shape,         // shape or dtype changed: regression
   Decision,      // regression when save -> recompute of an expensive/tagged op
@@ -42,6 +42,7 @@ enum class ChangeKind {
   RecomputeFlops,
   Strategy,
   Target,
+  InputReadBy, // which part of backward reads an argument: information
 };
 /// The spelling used in the table and in allow files, e.g. "peak-memory".
 llvm::StringRef toString(ChangeKind kind);

@@ -60,6 +60,11 @@ struct RematPipelineOptions
   Option<bool> emitRemarks{*this, "emit-remarks",
                            llvm::cl::desc("Emit every decision as a remark"),
                            llvm::cl::init(false)};
+  Option<std::string> progress{
+      *this, "progress",
+      llvm::cl::desc("Planning progress on stderr: auto (on a terminal, "
+                     "after a second), true or false"),
+      llvm::cl::init("auto")};
   Option<std::string> report{
       *this, "report",
       llvm::cl::desc("Also write the plan report to this file (- for "

@@ -36,6 +36,10 @@ def RematPlanPass : Pass<"remat-plan", "::mlir::ModuleOp"> {
                                remat.reason = ["saved: ..."]} : ...
     ```
 
+    With `progress`, a long `budget` or `optimal` run shows its progress
+    on stderr (by default only on a terminal); embedders get the same
+    through `PlanOptions::progress`.
+
     Errors (each reported once, on the function, and the pass fails): an
     infeasible budget (naming the smallest feasible one), a malformed policy,
     strategy, target or budget, a module without a joint function, an op the
@@ -65,6 +69,12 @@ def RematPlanPass : Pass<"remat-plan", "::mlir::ModuleOp"> {
            "may differ from the original in the last bits">,
     Option<"emitRemarks", "emit-remarks", "bool", /*default=*/"false",
            "Emit every decision as a remark on its op">,
+    Option<"progress", "progress", "std::string", /*default=*/"\"auto\"",
+           "Progress on stderr: auto (when stderr is a terminal and "
+           "`budget` or `optimal` runs longer than a second: one line, "
+           "updated in place, with the strategy, the elapsed time and the "
+           "best plan so far), true (always, also into pipes and logs, and "
+           "a final line per function for every strategy) or false">,
   ];
   let statistics = [
     Statistic<"numSaved", "saved-values", "Forward values saved for backward">,
@@ -125,9 +135,14 @@ def RematReportPass : Pass<"remat-report", "::mlir::ModuleOp"> {
     Reads the decisions `remat-plan` recorded and writes, per function, a
     report with `function`, `strategy`, `target`, `budget_bytes`,
     `peak_memory_bytes`, `saved_bytes`, `recompute_flops`,
-    `predicted_recompute_time_us` and one entry per forward value (`name`,
-    `op`, `shape`, `dtype`, `bytes`, `decision`, `reason`, `derived_from`,
-    `compute_class`, `tags`). Values are in IR order, numbers are printed
+    `predicted_recompute_time_us` and one entry per forward value and per
+    function argument other than a tangent (`name`, `op`, `shape`, `dtype`,
+    `bytes`, `decision`, `reason`, `derived_from`, `read_by`,
+    `compute_class`, `tags`). Every such argument is listed whatever the
+    plan, with decision `input` and `read_by` saying whether a backward op
+    (`backward`), only a recomputation (`recomputation`) or nothing
+    (`none`) reads it, so that reports of one graph under different
+    strategies list the same values. Values are in IR order, numbers are printed
     with a fixed format and nothing depends on time, so the same plan gives
     the same bytes. With one planned function the JSON is one object; with
     several it is an array of objects, in module order. The IR is not

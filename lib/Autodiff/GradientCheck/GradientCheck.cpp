@@ -311,6 +311,10 @@ public:
       : handler(context, [this](Diagnostic &diagnostic) {
           llvm::raw_string_ostream os(messages);
           os << diagnostic.getLocation() << ": " << diagnostic << "\n";
+          // Notes name the value or op concerned (the op itself only with
+          // -mlir-print-op-on-diagnostic).
+          for (Diagnostic &note : diagnostic.getNotes())
+            os << "  note: " << note << "\n";
           return success();
         }) {}
   std::string take() { return std::move(messages); }
