@@ -23,12 +23,14 @@ budget no plan meets raises `RematPartitionError` naming the smallest peak
 remat reaches; `on_infeasible="closest"` plans at that peak instead, with a
 warning.
 
-Random ops (dropout's masks and every other ATen random op) are never
-recomputed here: on the CPU PyTorch cannot replay them with the same
-numbers inside a backward graph, so the plan treats them as
-`never_recompute` and their results are saved when backward needs them.
+Random ops: on PyTorch 2.x a random op the backward replays runs under the
+generator state the forward saved (PyTorch's own `functionalize_rng_ops`),
+so it draws the forward's numbers; PyTorch 1.13 has no way to do that, so
+there the plan treats random ops as `never_recompute` and their results
+(dropout's mask) are saved when backward needs them.
 """
 
+import inspect
 import operator
 import time
 import warnings
@@ -194,10 +196,20 @@ def _rng_functionalization():
         if not replayed:
             return fw_module, bw_module
         # It rewrites the random ops tagged must-recompute that both
-        # graphs hold: ours are exactly those the backward replays.
+        # graphs hold: ours are exactly those the backward replays. The
+        # tags come off again, so a fallback to PyTorch's partitioner sees
+        # the graph as it was.
+        previous = {n: n.meta.get("recompute") for n in replayed}
         for node in replayed:
             node.meta["recompute"] = CheckpointPolicy.MUST_RECOMPUTE
-        return functionalize(joint_module, fw_module, bw_module, 0)
+        try:
+            return functionalize(joint_module, fw_module, bw_module, 0)
+        finally:
+            for node, policy in previous.items():
+                if policy is None:
+                    node.meta.pop("recompute", None)
+                else:
+                    node.meta["recompute"] = policy
 
     return apply
 
@@ -303,11 +315,11 @@ def _close_saved_set(graph, saved, derived, num_fwd_outputs, adjustments,
                      replay_random):
     """Makes the saved set one PyTorch can extract: backward may replay
     forward ops but not read primals or forward outputs it was not given
-    (they are saved), never replays an op
-    that reads an input the forward mutates, and replays a random op only
-    when `replay_random` (its generator state is then saved). Adds what is
-    missing (a primal backward reads; the results of such ops) until nothing
-    is; returns the nodes backward replays."""
+    (they are saved), never replays an op that reads an input the forward
+    mutates, and replays a random op only when `replay_random` (its
+    generator state is then saved). Adds what is missing (primals, outputs,
+    the results of such ops) until nothing is; returns the nodes backward
+    replays."""
     backward = _backward_region(graph)
     mutated = _mutated_primals(graph)
     output = next(n for n in graph.nodes if n.op == "output")
@@ -340,8 +352,6 @@ def _extract(joint, saved_nodes, num_fwd_outputs, static_lifetime_input_indices)
     partitioners = _torch_partitioners()
     extract = partitioners._extract_fwd_bwd_modules
     try:
-        import inspect
-
         parameters = inspect.signature(extract).parameters
     except (TypeError, ValueError):  # pragma: no cover
         parameters = {}
@@ -613,8 +623,6 @@ class _Unsupported(Exception):
 def _pytorch_partition(joint_module, joint_inputs, num_fwd_outputs,
                        static_lifetime_input_indices):
     min_cut = _torch_partitioners().min_cut_rematerialization_partition
-    import inspect
-
     parameters = inspect.signature(min_cut).parameters
     kwargs = {}
     if "num_fwd_outputs" in parameters:
