@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds and runs remat's benchmarks, then rewrites the generated sections of
 # docs/benchmarks.md and the Pareto plots in docs/img/. Not part of the test
-# command (benchmarks are not tests). About 15-25 minutes on a 2-core machine.
+# command (benchmarks are not tests). About 15-25 minutes on a 2-core machine,
+# plus about 4 minutes per PyTorch version for the measured training steps
+# (remat_torch.measure).
 #
 #   scripts/bench.sh                         # build dir: build/
 #   REMAT_BUILD_DIR=build-bench scripts/bench.sh
@@ -37,6 +39,10 @@ if [[ ! -f $build/build.ninja ]]; then
     -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit
 fi
 ninja -C "$build" remat-bench-planner remat-bench-quality remat-opt
+# remat_torch.measure plans in-process through the remat._remat extension.
+if ninja -C "$build" -t targets all 2>/dev/null | grep -q '^RematPythonModule:'; then
+  ninja -C "$build" RematPythonModule
+fi
 mkdir -p "$out"
 start=$(date +%s)
 
@@ -80,6 +86,29 @@ if "$python" -c "import torch, functorch" 2>/dev/null; then
 else
   echo "bench: $python cannot import torch: PyTorch comparison skipped"
 fi
+
+# Real training steps (forward and backward, eager kernels) under PyTorch's
+# partitioner and remat's: saved bytes, measured peak, step time, remat's
+# predictions and their errors (remat_torch.measure, docs/benchmarks.md), on
+# Debian's PyTorch 1.13 and the project venv's PyTorch 2.x; an interpreter that
+# cannot import torch is skipped (and said so in the doc). Plots go to docs/img.
+venv_python=$root/.venv/bin/python
+for major in 1 2; do
+  interpreter=$python
+  [[ $major = 2 ]] && interpreter=$venv_python
+  rm -f "$out/measure-torch$major".{md,json,log}
+  if [[ -x $interpreter ]] && "$interpreter" -c "import torch, sys
+sys.exit(int(torch.__version__.split('.')[0]) != $major)" 2>/dev/null; then
+    echo "bench: measured training steps on PyTorch $major.x ($interpreter)"
+    PYTHONPATH="$root/python" REMAT_BUILD_DIR="$build" "$interpreter" \
+      -m remat_torch.measure --json "$out/measure-torch$major.json" \
+      --markdown "$out/measure-torch$major.md" --plots "$root/docs/img" \
+      2>&1 | tee "$out/measure-torch$major.log"
+  else
+    echo "bench: $interpreter cannot import PyTorch $major.x: its measured" \
+      "training steps are skipped"
+  fi
+done
 
 echo "bench: load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" |
   tee -a "$out/planner.log"
@@ -245,6 +274,16 @@ try:
 except FileNotFoundError:
     sections["pytorch"] = ("Not measured in this run: /usr/bin/python3 "
                            "cannot import torch (install python3-torch).")
+measured = []
+for major, where in (("1", "Debian's /usr/bin/python3"),
+                     ("2", "the project's .venv")):
+    try:
+        table = open("%s/measure-torch%s.md" % (out, major)).read().strip()
+        measured.append("### PyTorch %s.x (%s)\n\n%s" % (major, where, table))
+    except FileNotFoundError:
+        measured.append("### PyTorch %s.x\n\nNot measured in this run: %s "
+                        "cannot import PyTorch %s.x." % (major, where, major))
+sections["measure"] = "\n\n".join(measured)
 doc = open(doc_path).read()
 for name, body in sections.items():
     pattern = re.compile(r"(<!-- BEGIN GENERATED %s -->\n).*?(<!-- END "

@@ -23,11 +23,15 @@ budget no plan meets raises `RematPartitionError` naming the smallest peak
 remat reaches; `on_infeasible="closest"` plans at that peak instead, with a
 warning.
 
-Random ops: on PyTorch 2.x a random op the backward replays runs under the
-generator state the forward saved (PyTorch's own `functionalize_rng_ops`),
-so it draws the forward's numbers; PyTorch 1.13 has no way to do that, so
-there the plan treats random ops as `never_recompute` and their results
-(dropout's mask) are saved when backward needs them.
+Random ops (`random_ops`): by default ("save") the plan treats them as
+`never_recompute` and their results (dropout's mask) are saved when
+backward needs them, as PyTorch's partitioner does: replaying dropout on
+the CPU made GPT-2 and BERT training steps 21-28% slower in
+docs/benchmarks.md, and remat's cost model does not see that yet. With
+"replay" (PyTorch 2.x), the plan may recompute them, and a random op the
+backward replays runs under the generator state the forward saved
+(PyTorch's own `functionalize_rng_ops`), so it draws the forward's numbers.
+PyTorch 1.13 has no way to do that.
 """
 
 import inspect
@@ -275,6 +279,7 @@ def _choose_saved(plan_on_graph, report, joint, num_fwd_outputs):
     """The FX nodes to save and the derivations to build in backward:
     (saved nodes in graph order, {derived node: (kind, [source nodes])})."""
     saved, derived = set(), {}
+    backward = _backward_region(joint.graph)
     for row in report.values:
         decision = row["decision"]
         if decision not in ("save", "derive"):
@@ -284,6 +289,13 @@ def _choose_saved(plan_on_graph, report, joint, num_fwd_outputs):
             plan_on_graph.adjustments.append(
                 f"{row['name']}: {decision} decision has no FX value to "
                 "apply to; backward recomputes what it needs instead")
+            continue
+        if node in backward:
+            # An exporter helper of a backward node (the scalar constant of
+            # a backward division, say): the forward cannot compute it.
+            plan_on_graph.adjustments.append(
+                f"{row['name']}: belongs to backward op '{node.name}', which "
+                "computes it")
             continue
         if decision == "save":
             saved.add(node)
@@ -557,7 +569,8 @@ def partition(joint_module, _joint_inputs=None, compiler=None, *,
               num_fwd_outputs=None, static_lifetime_input_indices=None,
               strategy="min-cut", memory_budget=None, target=None,
               target_file=None, policy=None, allow_inexact_derivation=False,
-              report=None, strict=False, on_infeasible="error",
+              random_ops="save", report=None, strict=False,
+              on_infeasible="error",
               on_plan: Optional[Callable[[PartitionInfo], None]] = None,
               **unknown):
     """Partitions AOTAutograd's joint graph with remat's plan; returns
@@ -567,12 +580,13 @@ def partition(joint_module, _joint_inputs=None, compiler=None, *,
     options = {"strategy": strategy, "memory_budget": memory_budget,
                "target": target, "target_file": target_file, "policy": policy,
                "allow_inexact_derivation": allow_inexact_derivation}
-    check_options(on_infeasible=on_infeasible, **options)
+    check_options(on_infeasible=on_infeasible, random_ops=random_ops, **options)
     info = PartitionInfo(report=None)
     start = time.perf_counter()
     try:
         result = _partition(joint_module, options, num_fwd_outputs,
-                            static_lifetime_input_indices, on_infeasible, info)
+                            static_lifetime_input_indices, on_infeasible,
+                            random_ops, info)
     except RematPartitionError:
         raise
     except (ExportError, remat.PlanError, _Unsupported) as error:
@@ -593,7 +607,7 @@ def partition(joint_module, _joint_inputs=None, compiler=None, *,
     return result
 
 
-_OWN_OPTIONS = ("report", "strict", "on_infeasible", "on_plan")
+_OWN_OPTIONS = ("random_ops", "report", "strict", "on_infeasible", "on_plan")
 
 
 def _unknown_options(names):
@@ -611,6 +625,13 @@ def check_options(**options):
     if options.get("on_infeasible", "error") not in ("error", "closest"):
         raise ValueError("on_infeasible: expected 'error' or 'closest', got "
                          f"{options['on_infeasible']!r}")
+    random_ops = options.get("random_ops", "save")
+    if random_ops not in ("save", "replay"):
+        raise ValueError("random_ops: expected 'save' or 'replay', got "
+                         f"{random_ops!r}")
+    if random_ops == "replay" and _rng_functionalization() is None:
+        raise ValueError("random_ops='replay' needs PyTorch 2.x's RNG "
+                         f"functionalization; this is PyTorch {torch.__version__}")
     remat.option_string(**{k: v for k, v in options.items()
                            if k in _PLANNER_OPTIONS})
 
@@ -633,7 +654,7 @@ def _pytorch_partition(joint_module, joint_inputs, num_fwd_outputs,
 
 
 def _partition(joint_module, options, num_fwd_outputs,
-               static_lifetime_input_indices, on_infeasible, info):
+               static_lifetime_input_indices, on_infeasible, random_ops, info):
     clock = time.perf_counter()
     num_fwd_outputs = _num_fwd_outputs(joint_module, num_fwd_outputs)
     for node in joint_module.graph.nodes:
@@ -645,7 +666,7 @@ def _partition(joint_module, options, num_fwd_outputs,
     # here; remat plans the graph as traced (a duplicate op is planned like
     # any other), which saves its cost.
     joint_module.graph.eliminate_dead_code()
-    replay_random = _rng_functionalization()
+    replay_random = _rng_functionalization() if random_ops == "replay" else None
     mlir_graph = graph_to_mlir(joint_module, num_fwd_outputs=num_fwd_outputs,
                                replayable_random=replay_random is not None)
     info.seconds["export"] = time.perf_counter() - clock

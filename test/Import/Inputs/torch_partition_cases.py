@@ -65,29 +65,70 @@ def models_case(names):
 
 
 def dropout_case():
-    """Dropout replayed in backward draws the forward's numbers: PyTorch 2.x
-    saves the generator state (functionalize_rng_ops) instead of the mask.
-    PyTorch 1.13 cannot, so there the mask is saved."""
+    """Dropout: by default its mask is saved, as PyTorch's partitioner does.
+    With random_ops="replay" (PyTorch 2.x) a dropout replayed in backward
+    draws the forward's numbers: the forward saves the generator state
+    (functionalize_rng_ops) instead of the mask. 1.13 refuses the option."""
     torch.manual_seed(0)
     module, inputs = MODELS["text_block"]()
     reference = compile_step(copy.deepcopy(module), pytorch_min_cut)(*inputs)
-    infos, graphs = [], []
+    replay_supported = int(torch.__version__.split(".")[0]) >= 2
+    for random_ops in ("save", "replay"):
+        infos, graphs = [], []
 
-    def keep(joint, joint_inputs, **kwargs):
-        forward, backward = partition(joint, joint_inputs, on_plan=infos.append,
-                                      strategy="recompute-all", **kwargs)
-        graphs.append(backward)
-        return forward, backward
+        def keep(joint, joint_inputs, **kwargs):
+            forward, backward = partition(
+                joint, joint_inputs, on_plan=infos.append, random_ops=random_ops,
+                strategy="recompute-all", **kwargs)
+            graphs.append(backward)
+            return forward, backward
 
-    result = compile_step(copy.deepcopy(module), keep)(*inputs)
-    replayed = "native_dropout" in infos[0].recomputed
-    replays_with_state = any("run_with_rng_state" in str(n.target)
-                             for n in graphs[0].graph.nodes)
-    expected = int(torch.__version__.split(".")[0]) >= 2
-    check(replayed == expected and replays_with_state == expected and
-          same(reference, result),
-          f"dropout: {'replayed under the saved generator state' if expected else 'mask saved'}, "
-          "bitwise equal to PyTorch's partition")
+        if random_ops == "replay" and not replay_supported:
+            try:
+                partition(None, None, random_ops="replay")
+                check(False, "dropout: random_ops='replay' refused on 1.13")
+            except ValueError as error:
+                check(True, f"dropout: random_ops='replay' refused: {error}")
+            continue
+        result = compile_step(copy.deepcopy(module), keep)(*inputs)
+        replayed = "native_dropout" in infos[0].recomputed
+        with_state = any("run_with_rng_state" in str(n.target)
+                         for n in graphs[0].graph.nodes)
+        expected = random_ops == "replay"
+        check(replayed == expected and with_state == expected and
+              same(reference, result),
+              f"dropout, random_ops={random_ops!r}: "
+              f"{'replayed under the saved generator state' if expected else 'mask saved'}, "
+              "bitwise equal to PyTorch's partition")
+
+
+def backward_helper_case():
+    """The backward divides by a Python scalar, which the exporter writes as
+    a broadcast constant; save-all saves that helper, but it belongs to a
+    backward op and stays there."""
+    def f(x, w):
+        h = torch.tanh(x @ w)
+        return (h / 3.0).sum() + (h * h).mean()
+
+    torch.manual_seed(0)
+    x = torch.randn(8, 16, requires_grad=True)
+    w = torch.randn(16, 16, requires_grad=True)
+    results, infos = {}, []
+    for label, partition_fn in (
+            ("pytorch", pytorch_min_cut),
+            ("remat", functools.partial(partition, strategy="save-all",
+                                        on_plan=infos.append))):
+        compiled = aot_function(f, fw_compiler=lambda gm, _: _boxed(gm),
+                                bw_compiler=lambda gm, _: _boxed(gm),
+                                partition_fn=partition_fn)
+        loss = compiled(x, w)
+        loss.backward()
+        results[label] = (loss.detach(), [x.grad.clone(), w.grad.clone()])
+        x.grad = w.grad = None
+    check(any("belongs to backward op" in a for a in infos[0].adjustments) and
+          same(results["pytorch"], results["remat"]),
+          "backward helper: a saved helper of a backward op stays in backward, "
+          "same gradients")
 
 
 def derivation_case():
@@ -211,7 +252,8 @@ def budget_case():
           "infeasible budget, on_infeasible='closest': warns, plans at the "
           f"smallest peak ({infos[0].report.budget_bytes} bytes), same gradients")
     for bad in ({"strategy": "fastest"}, {"memory_budget": 1.5},
-                {"budget": 0.5}, {"on_infeasible": "ignore"}):
+                {"budget": 0.5}, {"on_infeasible": "ignore"},
+                {"random_ops": "sometimes"}):
         try:
             partition(None, None, **bad)
             check(False, f"bad option {bad}: raised")
@@ -238,6 +280,7 @@ def main():
     print(f"PyTorch {torch.__version__}")
     models_case(args.models.split(","))
     dropout_case()
+    backward_helper_case()
     derivation_case()
     bindings_case(args.remat_opt)
     fallback_case()
