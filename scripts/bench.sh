@@ -110,6 +110,22 @@ sys.exit(int(torch.__version__.split('.')[0]) != $major)" 2>/dev/null; then
   fi
 done
 
+# The whole partition call, PyTorch's against remat_torch.partition, on the
+# 32-layer Llama joint graph, in one process, on both PyTorch versions.
+for major in 1 2; do
+  interpreter=$python
+  [[ $major = 2 ]] && interpreter=$venv_python
+  rm -f "$out/partition-speed-torch$major".{md,json}
+  if [[ -x $interpreter ]] && "$interpreter" -c "import torch, sys
+sys.exit(int(torch.__version__.split('.')[0]) != $major)" 2>/dev/null; then
+    echo "bench: partition call speed on PyTorch $major.x"
+    PYTHONPATH="$root/python" REMAT_BUILD_DIR="$build" "$interpreter" \
+      -m remat_torch.speed llama --layers 32 \
+      --json "$out/partition-speed-torch$major.json" \
+      --markdown "$out/partition-speed-torch$major.md"
+  fi
+done
+
 echo "bench: load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" |
   tee -a "$out/planner.log"
 echo "| load average at end | $(cut -d' ' -f1-3 /proc/loadavg) |" >>"$out/machine.md"
@@ -284,6 +300,14 @@ for major, where in (("1", "Debian's /usr/bin/python3"),
         measured.append("### PyTorch %s.x\n\nNot measured in this run: %s "
                         "cannot import PyTorch %s.x." % (major, where, major))
 sections["measure"] = "\n\n".join(measured)
+speeds = []
+for major in ("1", "2"):
+    try:
+        speeds.append(open("%s/partition-speed-torch%s.md" % (out, major))
+                      .read().strip())
+    except FileNotFoundError:
+        speeds.append("PyTorch %s.x: not measured in this run." % major)
+sections["partition-speed"] = "\n\n".join(speeds)
 doc = open(doc_path).read()
 for name, body in sections.items():
     pattern = re.compile(r"(<!-- BEGIN GENERATED %s -->\n).*?(<!-- END "
