@@ -41,15 +41,15 @@ if ((${#missing[@]})); then
     --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# PyTorch 2.x beside Debian's 1.13: a virtual environment made from Debian's
-# interpreter (the extension is built for it, and both share its ABI), with
-# the pinned wheels of python/requirements.txt. Reused while the
+# PyTorch 2.x (beside Debian's 1.13), JAX and Flax: a virtual environment
+# made from Debian's interpreter (the extension is built for it, and both
+# share its ABI), with the pinned wheels of python/requirements.txt. Reused while the
 # requirements file is unchanged (the copy in .venv/ says what it holds).
 venv=${REMAT_VENV:-$root/.venv}
 requirements=$root/python/requirements.txt
 if [[ ${REMAT_SKIP_VENV:-0} != 1 ]] &&
     ! cmp -s "$requirements" "$venv/remat-requirements.txt"; then
-  echo "setup: installing PyTorch 2.x into $venv (pip, a few minutes once)"
+  echo "setup: installing python/requirements.txt (PyTorch 2.x, JAX) into $venv (pip, a few minutes once)"
   start=$SECONDS
   [[ -x $venv/bin/python ]] || /usr/bin/python3 -m venv "$venv"
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \

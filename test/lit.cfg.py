@@ -83,19 +83,24 @@ else:
 config.substitutions.append(("%torch_python", "env PYTHONPATH=" + os.path.join(
     config.remat_src_root, "python") + " REMAT_BUILD_DIR=" +
     config.remat_obj_root + " " + debian_python))
-# PyTorch 2.x lives in the project's virtual environment (.venv/, made by
-# scripts/setup.sh); tests that need it say REQUIRES: torch2.
+# PyTorch 2.x, JAX and Flax live in the project's virtual environment
+# (.venv/, made by scripts/setup.sh from python/requirements.txt); tests that
+# need them say REQUIRES: torch2 or REQUIRES: jax.
 venv_python = os.path.join(config.remat_src_root, ".venv", "bin", "python")
-if os.path.exists(venv_python) and subprocess.call(
-        [venv_python, "-c", "import torch; assert int(torch.__version__[0]) >= 2"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0:
-    config.available_features.add("torch2")
-else:
-    lit_config.note("no PyTorch 2.x in " + venv_python + ": the PyTorch 2.x "
-                    "tests are skipped (run scripts/setup.sh)")
-config.substitutions.append(("%torch2_python", "env PYTHONPATH=" + os.path.join(
-    config.remat_src_root, "python") + " REMAT_BUILD_DIR=" +
-    config.remat_obj_root + " " + venv_python))
+def venv_feature(feature, check, what, substitution):
+    if os.path.exists(venv_python) and subprocess.call(
+            [venv_python, "-c", check],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0:
+        config.available_features.add(feature)
+    else:
+        lit_config.note(what + " not importable by " + venv_python + ": the "
+                        "tests that need it are skipped (run scripts/setup.sh)")
+    config.substitutions.append((substitution, "env PYTHONPATH=" + os.path.join(
+        config.remat_src_root, "python") + " REMAT_BUILD_DIR=" +
+        config.remat_obj_root + " " + venv_python))
+venv_feature("torch2", "import torch; assert int(torch.__version__[0]) >= 2",
+             "PyTorch 2.x is", "%torch2_python")
+venv_feature("jax", "import jax, flax", "jax and flax are", "%jax_python")
 # The in-process planner (remat._remat, lib/Bindings/Python) is built into
 # the build tree unless the build turned it off (sanitizer builds do).
 import glob

@@ -1,42 +1,18 @@
-"""How remat_torch's command lines report errors.
+"""remat_torch's command lines: remat.cli's conventions (one line per user
+mistake, tracebacks for bugs), plus what counts as a user mistake here."""
 
-A user's mistake (a missing or unwritable file, a model that fails on the
-given inputs, a graph or budget remat refuses) is one line on stderr,
-`prog: error: ...`, and exit status 1; anything else is a bug in remat and
-keeps its traceback. REMAT_TRACEBACK=1 shows the traceback of user errors
-too.
-"""
-
-import os
-import sys
-
-import remat
+import remat.cli
+from remat.cli import UserError
 from remat_torch.emitter import ExportError
+from remat_torch.partitioner import RematPartitionError
 
-
-class UserError(Exception):
-    """A mistake in what the user asked for; the message says what to fix."""
-
-
-def _one_line(error):
-    if isinstance(error, OSError) and error.filename is not None:
-        return f"{error.strerror}: {error.filename}"
-    text = str(error).strip()
-    return text if text else type(error).__name__
+__all__ = ["UserError", "call_model", "run"]
 
 
 def run(prog, main, argv=None):
-    """Runs `main(argv)`, turning user errors into one line and status 1."""
-    from remat_torch.partitioner import RematPartitionError
-
-    try:
-        return main(argv)
-    except (UserError, ExportError, RematPartitionError, remat.PlanError,
-            OSError) as error:
-        if os.environ.get("REMAT_TRACEBACK") == "1":
-            raise
-        print(f"{prog}: error: {_one_line(error)}", file=sys.stderr)
-        return 1
+    """remat.cli.run, with the exporter's and the partitioner's refusals
+    counted as user errors."""
+    return remat.cli.run(prog, main, argv, (ExportError, RematPartitionError))
 
 
 def call_model(model, inputs, what):

@@ -1,0 +1,35 @@
+"""How every frontend's command line reports errors.
+
+A user's mistake (a missing or unwritable file, a model that fails on the
+given inputs, a graph or budget remat refuses) is one line on stderr,
+`prog: error: ...`, and exit status 1; anything else is a bug and keeps its
+traceback. REMAT_TRACEBACK=1 shows the traceback of user errors too.
+"""
+
+import os
+import sys
+
+from remat.planner import PlanError
+
+
+class UserError(Exception):
+    """A mistake in what the user asked for; the message says what to fix."""
+
+
+def _one_line(error):
+    if isinstance(error, OSError) and error.filename is not None:
+        return f"{error.strerror}: {error.filename}"
+    text = str(error).strip()
+    return text if text else type(error).__name__
+
+
+def run(prog, main, argv=None, user_errors=()):
+    """Runs `main(argv)`, turning user errors (UserError, PlanError,
+    OSError and the frontend's `user_errors`) into one line and status 1."""
+    try:
+        return main(argv)
+    except (UserError, PlanError, OSError) + tuple(user_errors) as error:
+        if os.environ.get("REMAT_TRACEBACK") == "1":
+            raise
+        print(f"{prog}: error: {_one_line(error)}", file=sys.stderr)
+        return 1

@@ -1,0 +1,119 @@
+"""Export a JAX function's joint training graph as remat `.mlir`.
+
+    PYTHONPATH=python .venv/bin/python -m remat_jax.export llama -o llama.mlir
+    PYTHONPATH=python .venv/bin/python -m remat_jax.export llama_scan \\
+        --layers 4 --dim 64 -o decoder.mlir
+    PYTHONPATH=python .venv/bin/python -m remat_jax.export mypkg.models:build
+
+MODEL is a built-in name (remat_jax/models.py) or MODULE:FACTORY, a function
+returning `(fn, example_args)`: `fn(*example_args)` is exported, argument 0
+being the parameter pytree (`--param-argnums` to change that).
+
+A user's mistake (an unknown model, a function that JAX cannot trace on its
+example arguments or that remat cannot export, an unwritable file) is one
+line, `python -m remat_jax.export: error: ...`, and exit status 1;
+REMAT_TRACEBACK=1 shows the traceback.
+"""
+
+import argparse
+import importlib
+import sys
+import warnings
+
+import remat.cli
+from remat.cli import UserError
+from remat_jax.joint import export
+from remat_jax.models import MODELS, Model
+from remat_jax.trace import ExportError
+
+PROG = "python -m remat_jax.export"
+SIZES = ("batch", "seq", "dim", "heads", "hidden", "layers")
+
+
+def _build(args):
+    if args.model in MODELS:
+        sizes = {k: getattr(args, k) for k in SIZES
+                 if getattr(args, k) is not None}
+        if args.dtype:
+            sizes["dtype"] = args.dtype
+        try:
+            return MODELS[args.model](**sizes)
+        except TypeError as error:
+            raise UserError(f"model '{args.model}' does not take these "
+                            f"options: {error}") from None
+    if ":" not in args.model:
+        raise UserError(f"'{args.model}' is neither a built-in model ("
+                        f"{', '.join(MODELS)}) nor MODULE:FACTORY")
+    module_name, factory_name = args.model.split(":", 1)
+    try:
+        factory = getattr(importlib.import_module(module_name), factory_name)
+    except (ImportError, AttributeError) as error:
+        raise UserError(f"cannot load {args.model}: {error}") from None
+    made = factory()
+    if isinstance(made, Model):
+        return made
+    if isinstance(made, tuple) and len(made) == 2:
+        return Model(made[0], tuple(made[1]), args.model)
+    raise UserError(f"{args.model}() returned {type(made).__name__}; "
+                    "expected (fn, example_args)")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Export the joint (forward + backward) graph of a JAX "
+                    "function as remat .mlir (remat.graph = \"joint\").")
+    parser.add_argument("model", help="built-in model (" + ", ".join(MODELS) +
+                        ") or MODULE:FACTORY returning (fn, example_args)")
+    parser.add_argument("-o", "--output", default="-",
+                        help="output .mlir file, or - for stdout")
+    parser.add_argument("--function-name", default="joint")
+    parser.add_argument("--param-argnums", default="0", metavar="I,J",
+                        help="arguments that are parameter pytrees "
+                        "(default 0; empty for none)")
+    parser.add_argument("--recompute-unnamed", action="store_true",
+                        help="tag forward ops without a checkpoint_name "
+                        "remat.must_recompute, as a JAX name policy treats them")
+    for size in SIZES:
+        parser.add_argument(f"--{size}", type=int,
+                            help=f"built-in models: {size}")
+    parser.add_argument("--dtype", choices=("float32", "bfloat16", "float16"),
+                        help="built-in models: activation and parameter dtype")
+    args = parser.parse_args(argv)
+    try:
+        param_argnums = tuple(int(i) for i in args.param_argnums.split(",")
+                              if i.strip())
+    except ValueError:
+        parser.error(f"--param-argnums {args.param_argnums}: expected "
+                     "integers separated by commas")
+    model = _build(args)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            exported = export(model.fn, *model.args,
+                              param_argnums=param_argnums,
+                              function_name=args.function_name,
+                              recompute_unnamed=args.recompute_unnamed)
+        except (TypeError, ValueError) as error:
+            if args.model in MODELS:
+                raise  # a bug in a built-in model or in remat_jax
+            first = (str(error).strip().splitlines() or [type(error).__name__])[0]
+            raise UserError(f"tracing {args.model} failed: {first}") from error
+    for warning in caught:
+        if str(warning.message).startswith("remat_jax"):
+            print(f"{PROG}: warning: {warning.message}", file=sys.stderr)
+    if args.output == "-":
+        sys.stdout.write(exported.mlir)
+    else:
+        with open(args.output, "w") as f:
+            f.write(exported.mlir)
+    return 0
+
+
+def run(argv=None):
+    """main(), with a user's mistake reported as one line and status 1."""
+    return remat.cli.run(PROG, main, argv, (ExportError,))
+
+
+if __name__ == "__main__":
+    sys.exit(run())

@@ -1,0 +1,188 @@
+"""remat_jax.policy against JAX's own residuals, on every built-in model.
+
+For each model and each set of planner options: remat_jax.plan, then
+remat_jax.policy; JAX's saved residuals under `jax.checkpoint(fn,
+policy=...)` (from `jax.ad_checkpoint.print_saved_residuals`) must be
+exactly the values remat's plan saves, and the gradients must equal those
+of the unwrapped function. Under a name policy, JAX's own policy of that
+name must save the same residuals too. Residuals from an argument or a constant are
+left out: JAX keeps a checkpointed function's arguments anyway, and remat
+counts them as inputs, not saved values.
+
+How residuals are compared: outside a scan, by name and shape (JAX prints
+`named 'query_proj'`); inside a scan (a name with one instance per
+iteration), JAX saves one stacked array per name, printed without its name,
+so the stack's shape is compared: [instances, *shape].
+
+Prints one line per case and "policy cases: PASS"; exits 1 otherwise.
+"""
+
+import contextlib
+import io
+import re
+import sys
+
+import numpy as np
+
+import jax
+import jax.numpy as jnp
+from jax.ad_checkpoint import checkpoint_name, print_saved_residuals
+
+import remat
+import remat_jax
+from remat_jax.models import MODELS
+
+MAXTEXT_FULL = "save_only_these_names:decoder_layer_input"
+MAXTEXT_MINIMAL = ("save_only_these_names:query_proj,key_proj,value_proj,"
+                   "out_proj,mlpwi_0,mlpwi_1,mlpwo")
+CASES = {
+    "mlp": [{}, {"policy": "save_only_these_names:hidden_0"},
+            {"strategy": "recompute-all"}],
+    "llama": [{}, {"policy": MAXTEXT_FULL}, {"policy": MAXTEXT_MINIMAL},
+              {"policy": "save_any_names_but_these:mlpwi_0,mlpwi_1"},
+              {"strategy": "recompute-all"}],
+    "llama_scan": [{}, {"policy": MAXTEXT_FULL}],
+}
+_RESIDUAL = re.compile(r"^(\w+)\[([\d,]*)\] (.*)$")
+
+
+def jax_residuals(fn, policy, args):
+    """(name or None, shape) of every residual JAX saves that is neither an
+    argument nor a constant."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        print_saved_residuals(jax.checkpoint(fn, policy=policy), *args)
+    found = []
+    for line in printed.getvalue().splitlines():
+        match = _RESIDUAL.match(line.strip())
+        if not match:
+            raise AssertionError(f"unexpected print_saved_residuals line: {line}")
+        _, dims, what = match.groups()
+        if what.startswith(("from the argument", "from a constant")):
+            continue
+        shape = tuple(int(d) for d in dims.split(",") if d)
+        name = re.match(r"named '([^']+)'", what)
+        found.append((name.group(1) if name else None, shape))
+    return sorted(found, key=repr)
+
+
+def remat_residuals(plan):
+    """What JAX should save for the plan's saved checkpoint names."""
+    expected = []
+    for name in plan.saved_names():
+        instances = plan.export.instances(name)
+        shape = tuple(plan.export.named_shapes[instances[0]])
+        if len(instances) == 1:
+            expected.append((name, shape))
+        else:
+            expected.append((None, (len(instances),) + shape))
+    return sorted(expected, key=repr)
+
+
+def gradients_match(fn, policy, args):
+    outputs = jax.eval_shape(fn, *args)
+    cotangent = jax.random.normal(jax.random.PRNGKey(7), outputs.shape,
+                                  outputs.dtype)
+    plain = jax.vjp(fn, *args)[1](cotangent)
+    wrapped = jax.vjp(jax.checkpoint(fn, policy=policy), *args)[1](cotangent)
+    return all(np.array_equal(a, b) for a, b in zip(
+        jax.tree_util.tree_leaves(plain), jax.tree_util.tree_leaves(wrapped)))
+
+
+def check_case(name, model, options):
+    plan = remat_jax.plan(model.fn, *model.args, **options)
+    policy = remat_jax.policy(plan)
+    saved = plan.saved_names()
+    got, want = jax_residuals(model.fn, policy, model.args), remat_residuals(plan)
+    label = f"{name} {options or 'default'}"
+    if got != want:
+        return f"{label}: JAX saves {got}, remat's plan saves {want}"
+    if "policy" in options:
+        # remat's plan under a name policy is that policy, as JAX applies it.
+        head, _, names = options["policy"].partition(":")
+        own = getattr(jax.checkpoint_policies, head)(*names.split(","))
+        if jax_residuals(model.fn, own, model.args) != got:
+            return f"{label}: JAX's own {head} saves other residuals"
+    if not gradients_match(model.fn, policy, model.args):
+        return f"{label}: gradients differ from the unwrapped function's"
+    print(f"{label}: saves {', '.join(saved) or 'nothing'}; JAX's residuals "
+          "match; gradients equal")
+    return None
+
+
+def check_checkpoint_under_grad():
+    """remat_jax.checkpoint inside jax.grad (arguments are tracers there)."""
+    model = MODELS["llama"]()
+
+    def loss(fn):
+        return lambda params, x: jnp.sum(fn(params, x) ** 2)
+    wrapped = remat_jax.checkpoint(model.fn, policy=MAXTEXT_FULL)
+    got = jax.grad(loss(wrapped))(*model.args)
+    want = jax.grad(loss(model.fn))(*model.args)
+    same = all(np.array_equal(a, b) for a, b in zip(
+        jax.tree_util.tree_leaves(got), jax.tree_util.tree_leaves(want)))
+    saved = wrapped.plan(*model.args).saved_names()
+    if not same:
+        return "remat_jax.checkpoint under jax.grad: gradients differ"
+    print(f"remat_jax.checkpoint under jax.grad: saves {', '.join(saved)}; "
+          "gradients equal")
+    return None
+
+
+def check_bare_report():
+    """A remat.Report of an exported graph (remat.plan on the text): saved
+    names are checkpoint names, `%N` names are unnamed values."""
+    model = MODELS["llama"]()
+    text = remat_jax.export_joint_graph(model.fn, *model.args, warn=False)
+    report = remat.plan(text, policy=MAXTEXT_FULL)
+    print(f"bare report: {remat_jax.policy(report)}")
+    try:
+        remat_jax.policy(remat.plan(text))
+        return "a bare report saving unnamed values was accepted"
+    except remat_jax.PolicyError as error:
+        print(f"bare report, min-cut: {str(error)[:95]}")
+    return None
+
+
+def check_refusals():
+    """Plans a JAX policy cannot express are refused, saying why."""
+    model = MODELS["llama"]()
+    free = remat_jax.plan(model.fn, *model.args, recompute_unnamed=False)
+    try:
+        remat_jax.policy(free)
+        return "a plan saving unnamed values was accepted"
+    except remat_jax.PolicyError as error:
+        print(f"unnamed: {error}")
+
+    def twice(params, x):
+        h = jnp.sin(checkpoint_name(x @ params["w"], "h"))
+        return jnp.sum(jnp.sin(checkpoint_name(h @ params["w"], "h")))
+    params = {"w": jnp.ones((8, 8)) / 8}
+    one = remat_jax.plan(twice, params, jnp.ones((4, 8)),
+                         policy="save_only_these_names:h.1")
+    try:
+        remat_jax.policy(one)
+        return "a plan saving one instance of a name was accepted"
+    except remat_jax.PolicyError as error:
+        print(f"instances: {error}")
+    return None
+
+
+def main():
+    problems = []
+    for name, cases in CASES.items():
+        model = MODELS[name]()
+        for options in cases:
+            problems.append(check_case(name, model, dict(options)))
+    problems.append(check_checkpoint_under_grad())
+    problems.append(check_bare_report())
+    problems.append(check_refusals())
+    problems = [p for p in problems if p]
+    for problem in problems:
+        print("FAIL:", problem)
+    print("policy cases:", "FAIL" if problems else "PASS")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
