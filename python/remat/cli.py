@@ -33,3 +33,12 @@ def run(prog, main, argv=None, user_errors=()):
             raise
         print(f"{prog}: error: {_one_line(error)}", file=sys.stderr)
         return 1
+
+
+def write_output(path, text):
+    """Writes `text` to the file `path`, or to stdout for `-`."""
+    if path == "-":
+        sys.stdout.write(text)
+        return
+    with open(path, "w") as f:
+        f.write(text)

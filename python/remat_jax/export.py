@@ -102,11 +102,7 @@ def main(argv=None):
     for warning in caught:
         if str(warning.message).startswith("remat_jax"):
             print(f"{PROG}: warning: {warning.message}", file=sys.stderr)
-    if args.output == "-":
-        sys.stdout.write(exported.mlir)
-    else:
-        with open(args.output, "w") as f:
-            f.write(exported.mlir)
+    remat.cli.write_output(args.output, exported.mlir)
     return 0
 
 

@@ -20,6 +20,7 @@ import warnings
 
 import torch
 
+import remat.cli
 from remat_torch.cli import call_model, run
 from remat_torch.joint import export_joint
 from remat_torch.models import MODELS
@@ -126,11 +127,7 @@ def main(argv=None):
     for warning in caught:
         if "remat_torch" in str(warning.message):
             print(f"{PROG}: warning: {warning.message}", file=sys.stderr)
-    if args.output == "-":
-        sys.stdout.write(exported.mlir)
-    else:
-        with open(args.output, "w") as f:
-            f.write(exported.mlir)
+    remat.cli.write_output(args.output, exported.mlir)
     return 0
 
 
