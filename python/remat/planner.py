@@ -13,7 +13,6 @@ from remat import _native
 from remat.report import Report
 
 STRATEGIES = ("save-all", "recompute-all", "min-cut", "budget", "optimal")
-TARGETS = ("h100", "h200", "a100", "mi300x", "cpu")
 # Python keyword -> remat-plan option.
 OPTIONS = {
     "strategy": "strategy",
