@@ -63,7 +63,9 @@ class RematPartitionError(Exception):
 class PartitionInfo:
     """What one partition call did, for `on_plan` callbacks and tools."""
     report: Optional[remat.Report]
-    saved: List[str] = field(default_factory=list)   # FX names, in order
+    # The backward's saved inputs, in order (FX names; a source saved only
+    # for a derivation may carry a suffix FX added to keep names unique).
+    saved: List[str] = field(default_factory=list)
     derived: List[str] = field(default_factory=list)  # FX names
     recomputed: List[str] = field(default_factory=list)  # FX names
     # Plan decisions the FX program realises differently (and how), e.g. a
@@ -127,11 +129,9 @@ def _is_primal(node):
 class _PlanOnGraph:
     """Maps remat's report onto the FX joint graph."""
 
-    def __init__(self, joint, mlir_graph, report):
-        self.joint = joint
+    def __init__(self, joint, mlir_graph):
         self.nodes = {n.name: n for n in joint.graph.nodes}
         self.mlir = mlir_graph
-        self.report = report
         # ssa -> the FX node holding that value (getitems for results of
         # multi-result nodes; the first of identical values such as detach).
         self.fx_of_ssa = {}
@@ -275,7 +275,7 @@ _DERIVATIONS = {
 }
 
 
-def _choose_saved(plan_on_graph, report, joint, num_fwd_outputs):
+def _choose_saved(plan_on_graph, report, joint):
     """The FX nodes to save and the derivations to build in backward:
     (saved nodes in graph order, {derived node: (kind, [source nodes])})."""
     saved, derived = set(), {}
@@ -679,8 +679,8 @@ def _partition(joint_module, options, num_fwd_outputs,
     info.seconds["plan"] = time.perf_counter() - clock
 
     clock = time.perf_counter()
-    on_graph = _PlanOnGraph(joint_module, mlir_graph, report)
-    saved, derived = _choose_saved(on_graph, report, joint_module, num_fwd_outputs)
+    on_graph = _PlanOnGraph(joint_module, mlir_graph)
+    saved, derived = _choose_saved(on_graph, report, joint_module)
     recomputed = _close_saved_set(joint_module.graph, saved, derived,
                                   num_fwd_outputs, on_graph.adjustments,
                                   replay_random is not None)
