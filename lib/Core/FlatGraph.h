@@ -79,6 +79,21 @@ struct FlatGraph {
   }
   bool isInput(ValueId value) const { return producer[value] == kNoId; }
   bool hasFlag(OpId op, OpFlag flag) const { return (opFlags[op] & flag) != 0; }
+  /// Whether `op` is a view with an operand whose storage its results share
+  /// (the first operand: a view reinterprets it, see PlannerOpInterface's
+  /// isViewOnly).
+  bool isAliasingView(OpId op) const {
+    return hasFlag(op, kView) && operandBegin[op] != operandBegin[op + 1];
+  }
+  /// The value whose storage `value` lives in when every op is evaluated
+  /// once: `value` itself, or for a result of a view its first operand's
+  /// storage (transitively). Keeping `value` keeps that storage alive.
+  ValueId storageOf(ValueId value) const {
+    for (OpId op = producer[value]; op != kNoId && isAliasingView(op);
+         op = producer[value])
+      value = operandIds[operandBegin[op]];
+    return value;
+  }
 };
 
 /// Copies `graph` into flat arrays. Ids are copied, not checked: passes

@@ -363,9 +363,22 @@ absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context) {
   // bits: sizes saturated at INT64_MAX must neither overflow nor make a
   // finite cut look infinite (found by Stress.SaturatedTensorSizes).
   constexpr int64_t kByteCap = kInfinite >> 2;
+  // Keeping a view keeps the storage it shares (FlatGraph::storageOf): its
+  // bytes are that storage's, nothing for a view of a parameter.
   auto cappedBytes = [&](size_t id) {
-    return std::min(context.tables.valueBytes[id], kByteCap);
+    ValueId storage = flat.storageOf(static_cast<ValueId>(id));
+    if (int8_t role = flat.inputRole[storage];
+        role != FlatGraph::kNotInput &&
+        role != static_cast<int8_t>(InputRole::Input))
+      return int64_t{0};
+    return std::min(context.tables.valueBytes[storage], kByteCap);
   };
+  // Storage a function result shares (a view that is an output or a
+  // gradient) is live until the end anyway, like the result itself.
+  std::vector<uint8_t> heldByResult(numValues, 0);
+  for (size_t id = 0; id < numValues; ++id)
+    if (constraints.isOutput[id])
+      heldByResult[flat.storageOf(static_cast<ValueId>(id))] = 1;
   // Only candidates get network nodes, numbered in value order (on the
   // 1M-op DAG about half the values), so that the per-node arrays of the
   // max-flow are half as large and stay in cache longer.
@@ -392,7 +405,7 @@ absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context) {
         return 0; // parameters and RNG state are always available
       return cappedBytes(id) / divisor * tieRange;
     }
-    if (constraints.isOutput[id])
+    if (constraints.isOutput[id] || heldByResult[id])
       return 0; // live until the end anyway
     if (constraints.forcedRecompute(value))
       return kInfinite;
@@ -462,6 +475,16 @@ absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context) {
   for (size_t id = 0; id < numValues; ++id)
     if (candidateIndex[id] >= 0 && reachable[in(id)] && !reachable[out(id)])
       keep[id] = 1;
+  // A kept view keeps its storage alive: backward reads that value from
+  // there instead of recomputing it next to a live copy.
+  for (size_t id = 0; id < numValues; ++id) {
+    if (!keep[id])
+      continue;
+    ValueId storage = flat.storageOf(static_cast<ValueId>(id));
+    if (storage != static_cast<ValueId>(id) && candidateIndex[storage] >= 0 &&
+        !flat.isInput(storage) && !constraints.forcedRecompute(storage))
+      keep[storage] = 1;
+  }
   return keep;
 }
 

@@ -66,6 +66,33 @@ struct ScheduledValue {
   bool isOutput = false;    // output or gradient: live from production to end
 };
 
+bool isAliasingView(const GraphOp &op) {
+  return (op.isView || op.computeClass == ComputeClass::View) &&
+         !op.operands.empty();
+}
+
+/// A value's bytes in the MILP. The simulator charges a view nothing and
+/// keeps the storage it shares live while the view is read; the MILP has no
+/// such link between two values, so a view is charged as a copy of its
+/// storage (nothing for a view of a graph input, which is always live): the
+/// storage's bytes over the view's life and over its own cover the bytes
+/// over their union. Any schedule's MILP memory is then at least its
+/// simulated memory: the MILP's schedules fit their budget in the
+/// simulator too, but with views its optimum is the best under this
+/// accounting only.
+int64_t modelledBytes(const Graph &graph, ValueId value) {
+  ValueId storage = value;
+  for (OpId op = graph.value(storage).producer;
+       op != kNoId && isAliasingView(graph.op(op));
+       op = graph.value(storage).producer)
+    storage = graph.op(op).operands.front();
+  if (storage == value)
+    return graph.value(value).type.bytes();
+  if (graph.value(storage).producer == kNoId)
+    return 0;
+  return graph.value(storage).type.bytes();
+}
+
 /// The ops to schedule and the facts the MILP needs about them.
 struct Problem {
   std::vector<OpId> order;   // position -> op
@@ -76,6 +103,13 @@ struct Problem {
   std::vector<double> costUs;               // position -> predicted time
   std::vector<bool> recomputable;           // position -> may repeat
   int64_t unitBytes = 1;
+  /// position -> the folded forward views (graph order) the schedule
+  /// evaluates again just before that op, which reads them (buildProblem).
+  std::vector<std::vector<OpId>> viewsBefore;
+  /// Whether some view is charged conservatively (modelledBytes, or a folded
+  /// view with operands besides its storage): then the MILP's memory is an
+  /// upper bound of the simulator's, not equal to it.
+  bool conservativeViews = false;
 
   int size() const { return static_cast<int>(order.size()); }
 };
@@ -134,13 +168,43 @@ absl::StatusOr<Problem> buildProblem(const Graph &graph,
     }
   }
 
+  // Forward views that may repeat and are no function result are folded
+  // out of the MILP: the schedule evaluates each one again (at no cost)
+  // just before every op that reads it, so that a view never outlives the
+  // instance of the storage it was made from, and the MILP lets those
+  // readers read what the view reads instead (its storage first). That is
+  // the simulator's accounting exactly, with no variables for views. Other
+  // views (backward views, results, never_recompute ones) stay scheduled
+  // ops, charged conservatively (modelledBytes).
+  auto mayRepeatOp = [&](OpId op) {
+    return phases.opPhase[op] == Phase::Forward &&
+           (options.recomputable.empty()
+                ? !graph.op(op).tags.neverRecompute
+                : static_cast<bool>(options.recomputable[op]));
+  };
+  std::vector<bool> folded(numOps, false);
+  for (OpId op = 0; op < numOps; ++op) {
+    const GraphOp &graphOp = graph.op(op);
+    if (!required[op] || !isAliasingView(graphOp) || !mayRepeatOp(op) ||
+        costModel.predictTimeUs(graph, op) != 0)
+      continue;
+    bool result = false;
+    for (ValueId value : graphOp.results)
+      result |= graph.value(value).outputRole != OutputRole::None;
+    folded[op] = !result;
+  }
+
   Problem problem;
   problem.position.assign(numOps, kNone);
   // Forward before backward, each in id order: the execution order of every
   // strategy, and a topological order because forward never reads backward.
+  std::vector<OpId> requiredOrder;
   for (Phase phase : {Phase::Forward, Phase::Backward})
     for (OpId op = 0; op < numOps; ++op)
       if (required[op] && phases.opPhase[op] == phase) {
+        requiredOrder.push_back(op);
+        if (folded[op])
+          continue;
         problem.position[op] = problem.size();
         problem.order.push_back(op);
       }
@@ -150,23 +214,75 @@ absl::StatusOr<Problem> buildProblem(const Graph &graph,
   problem.operandsOf.resize(n);
   problem.costUs.resize(n);
   problem.recomputable.resize(n);
+  problem.viewsBefore.resize(n);
   std::vector<int> valueIndex(graph.numValues(), kNone);
-  for (int pos = 0; pos < n; ++pos) {
-    OpId op = problem.order[pos];
+  // A folded view's result: the values reading it reads (indices in
+  // `values`, its storage first) and the folded ops to evaluate for it, in
+  // graph order.
+  struct FoldedValue {
+    std::vector<int> reads;
+    std::vector<OpId> chain;
+  };
+  std::vector<FoldedValue> foldedValues(graph.numValues());
+  auto addUnique = [](auto &list, auto item) {
+    if (std::find(list.begin(), list.end(), item) == list.end())
+      list.push_back(item);
+  };
+  for (OpId op : requiredOrder) {
     const GraphOp &graphOp = graph.op(op);
+    const int pos = problem.position[op];
+    // What reading `operand` means here: the scheduled values it stands
+    // for (appended to `reads`) and the folded ops it needs (to `chain`).
+    std::vector<int> reads;
+    std::vector<OpId> chain;
+    for (ValueId operand : graphOp.operands) {
+      OpId producer = graph.value(operand).producer;
+      if (producer == kNoId)
+        continue; // graph inputs are always available and not counted
+      if (folded[producer]) {
+        for (int read : foldedValues[operand].reads)
+          addUnique(reads, read);
+        for (OpId view : foldedValues[operand].chain)
+          addUnique(chain, view);
+        continue;
+      }
+      int index = valueIndex[operand];
+      if (index == kNone || (pos != kNone && problem.position[producer] >= pos))
+        return absl::InvalidArgumentError(absl::StrFormat(
+            "solveOptimal: op %s reads value %d before the op producing it; "
+            "the forward/backward order of the classification is not "
+            "topological (forward ops must not read backward values)",
+            describeOp(graph, op), operand));
+      addUnique(reads, index);
+    }
+    std::sort(chain.begin(), chain.end()); // op ids are topological
+    if (pos == kNone) {
+      // A folded view: its results stand for what it reads. A view whose
+      // other operands are not graph inputs makes the MILP hold them until
+      // the reader, one event longer than the simulator: an upper bound.
+      chain.push_back(op);
+      size_t fromStorage = 0;
+      if (ValueId storage = graphOp.operands.front();
+          graph.value(storage).producer != kNoId)
+        fromStorage = folded[graph.value(storage).producer]
+                          ? foldedValues[storage].reads.size()
+                          : 1;
+      problem.conservativeViews |= reads.size() > fromStorage;
+      for (ValueId result : graphOp.results)
+        foldedValues[result] = FoldedValue{reads, chain};
+      continue;
+    }
     problem.costUs[pos] = costModel.predictTimeUs(graph, op);
     // Backward ops run exactly once, at their place in graph order: the
     // partitioned program recomputes forward values only.
-    bool mayRepeat = phases.opPhase[op] == Phase::Forward &&
-                     (options.recomputable.empty()
-                          ? !graphOp.tags.neverRecompute
-                          : static_cast<bool>(options.recomputable[op]));
+    bool mayRepeat = mayRepeatOp(op);
     for (ValueId result : graphOp.results) {
       const GraphValue &value = graph.value(result);
       ScheduledValue scheduled;
       scheduled.id = result;
       scheduled.producer = pos;
-      scheduled.bytes = value.type.bytes();
+      scheduled.bytes = modelledBytes(graph, result);
+      problem.conservativeViews |= isAliasingView(graphOp);
       scheduled.isOutput = value.outputRole != OutputRole::None;
       // An output stays live from its production to the end; evaluating
       // its op again would only hold a second copy.
@@ -177,24 +293,11 @@ absl::StatusOr<Problem> buildProblem(const Graph &graph,
       problem.values.push_back(std::move(scheduled));
     }
     problem.recomputable[pos] = mayRepeat;
-    for (ValueId operand : graphOp.operands) {
-      OpId producer = graph.value(operand).producer;
-      if (producer == kNoId)
-        continue; // graph inputs are always available and not counted
-      int index = valueIndex[operand];
-      if (index == kNone || problem.position[producer] >= pos)
-        return absl::InvalidArgumentError(absl::StrFormat(
-            "solveOptimal: op %s reads value %d before the op producing it; "
-            "the forward/backward order of the classification is not "
-            "topological (forward ops must not read backward values)",
-            describeOp(graph, op), operand));
-      std::vector<int> &operands = problem.operandsOf[pos];
-      if (std::find(operands.begin(), operands.end(), index) ==
-          operands.end()) {
-        operands.push_back(index);
-        problem.values[index].readers.push_back(pos);
-      }
+    for (int index : reads) {
+      problem.operandsOf[pos].push_back(index);
+      problem.values[index].readers.push_back(pos);
     }
+    problem.viewsBefore[pos] = std::move(chain);
   }
 
   // Memory in units of the gcd of all sizes keeps every coefficient an
@@ -206,6 +309,14 @@ absl::StatusOr<Problem> buildProblem(const Graph &graph,
   for (ScheduledValue &value : problem.values)
     value.units = value.bytes / problem.unitBytes;
   return problem;
+}
+
+/// Appends the evaluation of the op at `pos` to `steps`, after the folded
+/// views it reads (buildProblem).
+void appendStep(const Problem &problem, int pos, std::vector<OpId> &steps) {
+  steps.insert(steps.end(), problem.viewsBefore[pos].begin(),
+               problem.viewsBefore[pos].end());
+  steps.push_back(problem.order[pos]);
 }
 
 int64_t resultBytes(const Problem &problem, int pos) {
@@ -668,7 +779,7 @@ MilpOutcome solveMilp(
     for (int i = 0; i <= t; ++i) {
       int column = formulation.evaluate[t][i];
       if (column != kNone && solution[column] > 0.5)
-        outcome.schedule.steps.push_back(problem.order[i]);
+        appendStep(problem, i, outcome.schedule.steps);
     }
   if (formulation.peakColumn != kNone)
     outcome.peakUnits = std::round(solution[formulation.peakColumn]);
@@ -779,8 +890,8 @@ Schedule zeroCostRematerialization(const Problem &problem) {
     // Position order is topological.
     std::sort(replay.begin(), replay.end());
     for (int pos : replay)
-      schedule.steps.push_back(problem.order[pos]);
-    schedule.steps.push_back(problem.order[t]);
+      appendStep(problem, pos, schedule.steps);
+    appendStep(problem, t, schedule.steps);
   }
   return schedule;
 }
@@ -823,24 +934,39 @@ finish(const Graph &graph, const Classification &phases,
   result.totalCostUs = simulation->totalTimeUs;
   result.recomputeCostUs = simulation->recomputeTimeUs;
   result.peakBytes = simulation->peakBytes;
-  result.provenOptimal = provenOptimal;
+  // With views the MILP's memory is an upper bound (modelledBytes): its
+  // optimum is not proven optimal for the simulator's accounting, unless
+  // nothing is recomputed at a cost.
+  result.provenOptimal =
+      provenOptimal && (!problem.conservativeViews || simulation->recomputeTimeUs == 0);
   return result;
 }
 
 /// The error for a budget no schedule meets, naming the smallest budget that
 /// works: the lower bound when a schedule meets it (the usual case), else the
 /// minimum peak found by a second MILP; failing both in time, a lower bound.
-absl::Status infeasibleBudget(const Graph &graph, const Classification &phases,
+absl::StatusOr<OptimalSolution>
+infeasibleBudget(const Graph &graph, const Classification &phases,
                               const CostModel &costModel,
                               const Problem &problem, int64_t budgetBytes,
                               const Deadline &deadline) {
   auto [lowerBound, where] = peakLowerBound(problem);
   auto smallest = [&](int64_t bytes) {
+    if (problem.conservativeViews)
+      return absl::ResourceExhaustedError(absl::StrFormat(
+          "no schedule `optimal` models fits the budget of %d bytes: the "
+          "smallest peak it reaches is %d bytes. It charges views as copies "
+          "(docs/Optimal.md), so a schedule that shares their storage may fit "
+          "less: try strategy=budget, or raise the budget to %d bytes",
+          budgetBytes, bytes, bytes));
     return absl::ResourceExhaustedError(absl::StrFormat(
         "no schedule fits the budget of %d bytes: the smallest budget any "
         "schedule meets is %d bytes; raise the budget to at least that",
         budgetBytes, bytes));
   };
+  // With views the MILP's bytes are upper bounds: its lower bound is none.
+  if (problem.conservativeViews)
+    lowerBound = 0;
   if (deadline.remainingSeconds() > 0 && lowerBound > budgetBytes) {
     Formulation atBound = formulate(problem, lowerBound / problem.unitBytes,
                                     Objective::MinimiseTime);
@@ -861,10 +987,22 @@ absl::Status infeasibleBudget(const Graph &graph, const Classification &phases,
     if (outcome.kind == MilpOutcome::Kind::Solved && outcome.provenOptimal) {
       absl::StatusOr<SimulationResult> simulation =
           simulate(graph, phases, outcome.schedule, costModel);
+      // Views share storage in the simulator: the smallest modelled peak
+      // may fit the budget there (not proven the fastest such schedule).
+      if (simulation.ok() && problem.conservativeViews &&
+          simulation->peakBytes <= budgetBytes)
+        return finish(graph, phases, costModel, problem,
+                      std::move(outcome.schedule), budgetBytes,
+                      /*provenOptimal=*/false);
       if (simulation.ok())
         return smallest(simulation->peakBytes);
     }
   }
+  if (problem.conservativeViews)
+    return absl::ResourceExhaustedError(absl::StrFormat(
+        "no schedule `optimal` models fits the budget of %d bytes (the "
+        "smallest it reaches was not found in time); try strategy=budget",
+        budgetBytes));
   if (budgetBytes < lowerBound)
     return absl::ResourceExhaustedError(absl::StrFormat(
         "budget %d bytes is below the minimum %d bytes any schedule needs "
@@ -894,7 +1032,8 @@ absl::StatusOr<OptimalSolution> solveOptimal(const Graph &graph,
   // Without recomputation every op runs once, the least any schedule does:
   // if that fits, it is optimal and no solver is needed.
   Schedule noRecompute;
-  noRecompute.steps = problem.order;
+  for (int pos = 0; pos < problem.size(); ++pos)
+    appendStep(problem, pos, noRecompute.steps);
   absl::StatusOr<SimulationResult> noRecomputeSimulation =
       simulate(graph, phases, noRecompute, costModel);
   if (!noRecomputeSimulation.ok())

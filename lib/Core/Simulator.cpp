@@ -12,6 +12,7 @@
 
 #include "FlatGraph.h"
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/numeric/int128.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -124,9 +125,15 @@ absl::Status simulateEvents(const Graph &graph, const FlatGraph &flat,
   // array whatever it reads; an input's `lastRead` only records whether
   // backward read it.
   constexpr int32_t kInput = -2;
+  // An instance made by a view op shares the storage of another value's
+  // instance (`storage`, produced at `storageProducedAt`; kInput for a graph
+  // input): it adds no bytes, and each read of it is also a read of that
+  // storage, which stays live as long as the view is read.
   struct OpenInstance {
     int32_t producedAt = -1; // -1: never produced; kInput: a graph input
     int32_t lastRead = -1;   // -1: not read yet
+    ValueId storage = kNoId; // kNoId: the instance owns its bytes
+    int32_t storageProducedAt = -1;
   };
   std::vector<OpenInstance> latest(graph.numValues());
   for (size_t id = 0; id < graph.numValues(); ++id) {
@@ -154,18 +161,61 @@ absl::Status simulateEvents(const Graph &graph, const FlatGraph &flat,
   int64_t produced = 0;
   std::vector<int32_t> evaluations(graph.numOps(), 0);
   int64_t boundaryEvent = numEvents;
+  // Storage that views have shared (1), and storage a view that is a
+  // function result holds to the end (2). A closed instance of shared
+  // storage keeps its last event here, keyed by (value, producing event),
+  // so that a later read of a view still sharing it extends its life.
+  std::vector<uint8_t> viewed(graph.numValues(), 0);
+  absl::flat_hash_map<std::pair<ValueId, int32_t>, int32_t> closedShared;
+
+  auto readInput = [&](ValueId value, OpenInstance &open, bool inBackward) {
+    if (inBackward && open.lastRead < 0 &&
+        flat.inputRole[value] == static_cast<int8_t>(InputRole::Input)) {
+      open.lastRead = 0;
+      result.savedBytes =
+          saturatingAdd(result.savedBytes, tables.valueBytes[value]);
+    }
+  };
+  // A read at `event` of a view sharing `storage`'s instance produced at
+  // `producedAt`. `countsAsRead`: false when a view that is a function
+  // result holds the storage to the end (which savedBytes ignores, as it
+  // ignores function results).
+  auto extendStorage = [&](ValueId storage, int32_t producedAt, int64_t event,
+                           bool inBackward, bool countsAsRead) {
+    OpenInstance &base = latest[storage];
+    if (producedAt == kInput) {
+      if (countsAsRead)
+        readInput(storage, base, inBackward);
+      return;
+    }
+    if (base.producedAt == producedAt) {
+      if (countsAsRead)
+        base.lastRead = static_cast<int32_t>(event);
+      else
+        viewed[storage] = 2;
+      return;
+    }
+    // The storage was produced again since the view was made: its old
+    // instance is closed; move its end.
+    auto closed = closedShared.find({storage, producedAt});
+    if (closed == closedShared.end() || event <= closed->second)
+      return;
+    int64_t bytes = tables.valueBytes[storage];
+    delta[closed->second + 1] += bytes;
+    delta[event + 1] -= bytes;
+    if (countsAsRead && producedAt < boundaryEvent &&
+        closed->second < boundaryEvent && event >= boundaryEvent &&
+        flat.outputRole[storage] == OutputRole::None)
+      result.savedBytes = saturatingAdd(result.savedBytes, bytes);
+    closed->second = static_cast<int32_t>(event);
+  };
 
   // `describeReader` names the reading event, for the error only.
   auto read = [&](ValueId value, int64_t event, bool inBackward,
                   auto describeReader) -> absl::Status {
     OpenInstance &open = latest[value];
     if (open.producedAt == kInput) {
-      if (inBackward && open.lastRead < 0 &&
-          flat.inputRole[value] == static_cast<int8_t>(InputRole::Input)) {
-        open.lastRead = 0;
-        result.savedBytes =
-            saturatingAdd(result.savedBytes, tables.valueBytes[value]);
-      }
+      readInput(value, open, inBackward);
       return absl::OkStatus();
     }
     if (open.producedAt < 0)
@@ -176,21 +226,47 @@ absl::Status simulateEvents(const Graph &graph, const FlatGraph &flat,
                        describeStepOp(graph, flat.producer[value]),
                        "; schedule the producer (or a derivation) earlier"));
     open.lastRead = static_cast<int32_t>(event);
+    // A view that is a function result holds its storage to the end anyway.
+    if (open.storage != kNoId)
+      extendStorage(open.storage, open.storageProducedAt, event, inBackward,
+                    /*countsAsRead=*/flat.outputRole[value] ==
+                        OutputRole::None);
     return absl::OkStatus();
   };
-  // `holdToEnd`: function results stay live to the end (but only reads
-  // count for savedBytes).
+  // `holdToEnd`: function results (and storage a function result shares)
+  // stay live to the end (but only reads count for savedBytes).
   auto close = [&](ValueId value, const OpenInstance &open, bool holdToEnd) {
+    if (open.storage != kNoId)
+      return; // a view's bytes are its storage's
     int64_t bytes = tables.valueBytes[value];
     int64_t lastRead =
         holdToEnd ? numEvents - 1
                   : static_cast<int64_t>(std::max(open.lastRead, open.producedAt));
     delta[lastRead + 1] -= bytes;
+    // Storage a function result shares is not saved either (viewed == 2).
     if (open.producedAt < boundaryEvent && open.lastRead >= boundaryEvent &&
-        flat.outputRole[value] == OutputRole::None)
+        flat.outputRole[value] == OutputRole::None && viewed[value] != 2)
       result.savedBytes = saturatingAdd(result.savedBytes, bytes);
+    if (viewed[value] && !holdToEnd)
+      closedShared[{value, open.producedAt}] = static_cast<int32_t>(lastRead);
   };
-  auto produce = [&](ValueId value, int64_t event) {
+  // `viewOf`: the operand whose storage a view op's result shares, or kNoId
+  // when the instance owns its bytes (any other op, a derivation).
+  auto produce = [&](ValueId value, int64_t event, ValueId viewOf) {
+    OpenInstance &open = latest[value];
+    if (open.producedAt >= 0)
+      close(value, open, /*holdToEnd=*/false);
+    open.producedAt = static_cast<int32_t>(event);
+    open.lastRead = -1;
+    open.storage = kNoId;
+    if (viewOf != kNoId) {
+      const OpenInstance &base = latest[viewOf];
+      open.storage = base.storage != kNoId ? base.storage : viewOf;
+      open.storageProducedAt =
+          base.storage != kNoId ? base.storageProducedAt : base.producedAt;
+      viewed[open.storage] = std::max<uint8_t>(viewed[open.storage], 1);
+      return;
+    }
     if constexpr (!std::is_same_v<Sum, absl::int128>) {
       if (tables.valueBytes[value] >
           std::numeric_limits<int64_t>::max() - produced)
@@ -198,11 +274,6 @@ absl::Status simulateEvents(const Graph &graph, const FlatGraph &flat,
       else
         produced += tables.valueBytes[value];
     }
-    OpenInstance &open = latest[value];
-    if (open.producedAt >= 0)
-      close(value, open, /*holdToEnd=*/false);
-    open.producedAt = static_cast<int32_t>(event);
-    open.lastRead = -1;
     delta[event] += tables.valueBytes[value];
   };
 
@@ -224,7 +295,7 @@ absl::Status simulateEvents(const Graph &graph, const FlatGraph &flat,
         if (absl::Status status = read(value, event, inBackward, reader);
             !status.ok())
           return status;
-      produce(derivation.value, event);
+      produce(derivation.value, event, /*viewOf=*/kNoId);
       if (overflow)
         return absl::OkStatus();
       result.totalTimeUs += derivation.timeUs;
@@ -247,8 +318,10 @@ absl::Status simulateEvents(const Graph &graph, const FlatGraph &flat,
       if (absl::Status status = read(operand, event, inBackward, reader);
           !status.ok())
         return status;
+    const ValueId viewOf =
+        flat.isAliasingView(op) ? flat.operands(op)[0] : kNoId;
     for (ValueId value : flat.results(op))
-      produce(value, event);
+      produce(value, event, viewOf);
     if (overflow)
       return absl::OkStatus();
     double timeUs = tables.opTimeUs[op];
@@ -273,10 +346,18 @@ absl::Status simulateEvents(const Graph &graph, const FlatGraph &flat,
                                                       : "output ",
           describeValueName(graph, static_cast<ValueId>(id))));
   }
+  // A function result that is a view holds its storage to the end.
+  for (size_t id = 0; id < graph.numValues(); ++id)
+    if (latest[id].storage != kNoId &&
+        flat.outputRole[id] != OutputRole::None)
+      extendStorage(latest[id].storage, latest[id].storageProducedAt,
+                    numEvents - 1, /*inBackward=*/false,
+                    /*countsAsRead=*/false);
   for (size_t id = 0; id < graph.numValues(); ++id)
     if (latest[id].producedAt >= 0)
       close(static_cast<ValueId>(id), latest[id],
-            /*holdToEnd=*/flat.outputRole[id] != OutputRole::None);
+            /*holdToEnd=*/flat.outputRole[id] != OutputRole::None ||
+                viewed[id] == 2);
   const absl::int128 maxBytes = std::numeric_limits<int64_t>::max();
   Sum live = 0;
   // Events are, per step, the derivations placed before it and then the

@@ -17,6 +17,7 @@
 #include "gtest/gtest.h"
 
 #include <algorithm>
+#include <iomanip>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -360,12 +361,20 @@ int compareHeuristicsWithOptimal(const Graph &graph) {
     if (!optimal.ok())
       continue;
     EXPECT_LE(optimal->peakBytes, budget);
+    // Unproven (a view with operands besides its storage is charged
+    // conservatively, docs/Optimal.md): a heuristic may beat it.
+    if (!optimal->provenOptimal)
+      continue;
     for (const Point &point : points) {
       if (point.peak > budget)
         continue;
-      EXPECT_LE(optimal->totalCostUs, point.timeUs * (1 + 1e-9) + 1e-9)
+      // CBC compares objectives within its LP tolerances (~1e-7 of the
+      // largest op time per unit): schedules whose times differ by less
+      // than that are ties to it (seed 108: 120.0082866 vs 120.0082818).
+      EXPECT_LE(optimal->totalCostUs, point.timeUs * (1 + 1e-7) + 1e-9)
           << point.strategy << " beats `optimal` at budget " << budget
-          << " (its peak " << point.peak << ")";
+          << " (its peak " << point.peak << "): " << std::setprecision(17)
+          << optimal->totalCostUs << " vs " << point.timeUs << " us";
       ++compared;
     }
   }

@@ -121,6 +121,87 @@ TEST(Simulator, MultiByteValuesAndGraphInputs) {
 // Live bytes are summed in 64 bits until the bytes produced pass INT64_MAX,
 // then again in 128 bits: both give the exact peak. A chain of values of
 // 2^k bytes, each read only by the next: two are live at each step.
+/// x (16 B input) -> a = exp(x) (64 B) -> v = reshape(a) (64 B view) and
+/// e = broadcast(a) (256 B view); s = sum(v, e) (4 B output); backward
+/// g = bwd(dy, v) (16 B, the gradient of x) reads the view v.
+Graph buildViewGraph(bool viewOfInputInBackward = false) {
+  test::GraphBuilder builder(DType::F32);
+  ValueId x = builder.input("x", {4});
+  ValueId a = builder.op("a", "exp", ComputeClass::Pointwise, {x},
+                         builder.type({16}));
+  ValueId v = builder.op("v", "reshape", ComputeClass::View, {a},
+                         builder.type({4, 4}));
+  ValueId e = builder.op("e", "broadcast", ComputeClass::View, {a},
+                         builder.type({4, 16}));
+  ValueId s = builder.op("s", "sum", ComputeClass::Reduction, {v, e},
+                         builder.type({1}));
+  builder.graph().markOutput(s, OutputRole::Output);
+  ValueId dy = builder.input("dy", {1}, InputRole::Tangent);
+  ValueId read = v;
+  if (viewOfInputInBackward)
+    read = builder.op("xv", "reshape", ComputeClass::View, {x},
+                      builder.type({2, 2}));
+  ValueId g = builder.op("g", "bwd", ComputeClass::Pointwise, {dy, read},
+                         builder.type({4}));
+  builder.graph().markOutput(g, OutputRole::Gradient);
+  return builder.take();
+}
+
+TEST(Simulator, ViewsShareTheStorageOfTheirOperand) {
+  Graph graph = buildViewGraph();
+  // Steps: a 64 | v, e add nothing | s: 64 + 4 | g: a is still read
+  // through v: 64 + 4 + 16 = 84. As copies it would have been 388.
+  SimulationResult result = simulateOrDie(graph, Schedule{{0, 1, 2, 3, 4}, {}});
+  EXPECT_EQ(result.peakBytes, 84);
+  EXPECT_EQ(result.peakStep, 4u);
+  EXPECT_EQ(result.savedBytes, 64); // a, once, kept by the view v
+}
+
+TEST(Simulator, AViewKeepsTheInstanceItWasMadeFrom) {
+  Graph graph = buildViewGraph();
+  // a is evaluated again before g, but g reads v, made from the first a:
+  // both instances are live at step 4 (64 + 64 + s's 4), and the first one
+  // until g (64 + 4 + 16).
+  SimulationResult result =
+      simulateOrDie(graph, Schedule{{0, 1, 2, 3, 0, 4}, {}});
+  EXPECT_EQ(result.peakBytes, 132);
+  EXPECT_EQ(result.peakStep, 4u);
+  EXPECT_EQ(result.savedBytes, 64);
+  // Evaluating v again from the new a (both in the backward section) frees
+  // the first a after s: only the input x, which the new a reads, crosses.
+  SimulationResult fresh =
+      simulateOrDie(graph, Schedule{{0, 1, 2, 3, 0, 1, 4}, {}, 4});
+  EXPECT_EQ(fresh.peakBytes, 84); // g: the new a, s and g
+  EXPECT_EQ(fresh.savedBytes, 16);
+}
+
+TEST(Simulator, AViewThatIsAResultHoldsItsStorageUnsaved) {
+  test::GraphBuilder builder(DType::F32);
+  ValueId x = builder.input("x", {4});
+  ValueId a = builder.op("a", "exp", ComputeClass::Pointwise, {x},
+                         builder.type({16}));
+  ValueId v = builder.op("v", "reshape", ComputeClass::View, {a},
+                         builder.type({4, 4}));
+  builder.graph().markOutput(v, OutputRole::Output);
+  ValueId dy = builder.input("dy", {4, 4}, InputRole::Tangent);
+  ValueId g = builder.op("g", "bwd", ComputeClass::Pointwise, {dy, a},
+                         builder.type({4}));
+  builder.graph().markOutput(g, OutputRole::Gradient);
+  Graph graph = builder.take();
+  SimulationResult result = simulateOrDie(graph, Schedule{{0, 1, 2}, {}});
+  // a lives to the end (the output v shares it): 64 + g's 16.
+  EXPECT_EQ(result.peakBytes, 80);
+  EXPECT_EQ(result.savedBytes, 0); // live anyway, like a function result
+}
+
+TEST(Simulator, AViewOfAnInputReadInBackwardSavesTheInputOnce) {
+  Graph graph = buildViewGraph(/*viewOfInputInBackward=*/true);
+  SimulationResult result =
+      simulateOrDie(graph, Schedule{{0, 1, 2, 3, 4, 5}, {}});
+  EXPECT_EQ(result.savedBytes, 16); // x; a is not read in backward
+  EXPECT_EQ(result.peakBytes, 68);  // s: a + s; the view xv adds nothing
+}
+
 TEST(Simulator, ExactPeakWhetherProducedBytesFitInt64OrNot) {
   for (int log2Bytes : {60, 61}) {
     test::GraphBuilder builder(DType::F32);

@@ -234,9 +234,14 @@ TEST_F(PartitionedPeakTest, EveryStrategyOnTheExamplesRunsThePlannedSchedule) {
       ASSERT_TRUE(plan.ok()) << plan.status().message();
 
       run(*module, "remat-plan{" + option + "},remat-partition{keep-joint=true}");
-      ASSERT_FALSE((*module)->getAttr("remat.schedule") ||
-                   joint->getAttr("remat.schedule"))
-          << "expected a plan its decisions express";
+      // budget may refine its plan into a schedule its decisions do not
+      // express (recorded as remat.schedule, tested below and in
+      // remat-partition-schedule.mlir); the other strategies never do.
+      bool recorded = (*module)->getAttr("remat.schedule") ||
+                      joint->getAttr("remat.schedule");
+      if (strategy == remat::Strategy::Budget && recorded)
+        continue;
+      ASSERT_FALSE(recorded) << "expected a plan its decisions express";
       remat::Schedule program = programSchedule(*module, name);
       EXPECT_EQ(program.steps, plan->schedule.steps);
       if (plan->schedule.backwardStart) {

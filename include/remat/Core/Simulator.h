@@ -14,6 +14,16 @@
 // state) are not part of this activation peak; their bytes are reported
 // separately.
 //
+// Storage is counted once. A result of a view op (PlannerOpInterface's
+// isViewOnly: reshape, transpose, broadcast, slice, ...) shares the storage
+// of its first operand's instance: it adds no bytes, and while it is read
+// that instance stays live (also when the operand has been evaluated again
+// since). A view that is a function result holds its storage to the end,
+// and that storage is not counted as saved. A view of a graph input costs
+// nothing; reading one in backward counts the input as saved like reading
+// the input itself. This is how PyTorch and XLA hold views: an
+// `expand`ed mask or a transposed weight is never a new buffer.
+//
 // A schedule may also re-create a value by algebraic derivation (`a = c - b`)
 // instead of an op evaluation. A derivation is one more event, accounted like
 // an evaluation that produces only that value: it reads its inputs and its
