@@ -841,6 +841,9 @@ absl::StatusOr<StrategyResult> planBudget(const PlanContext &context) {
          sim.peakBytes < best->simulation.peakBytes))
       best = &candidate;
   }
+  const std::vector<AutoBan> &bans = context.constraints.autoBan;
+  const bool computeBans = std::find(bans.begin(), bans.end(),
+                                     AutoBan::ComputeIntensive) != bans.end();
   if (!best)
     return absl::ResourceExhaustedError(absl::StrCat(
         "memory budget ", formatBytes(budget), " (", budget,
@@ -849,8 +852,18 @@ absl::StatusOr<StrategyResult> planBudget(const PlanContext &context) {
         formatBytes(anchors.lowestPeak), " (", anchors.lowestPeak,
         " bytes; save-all needs ", formatBytes(anchors.saveAllPeak),
         "); raise the budget to at least ", anchors.lowestPeak,
-        " bytes, or allow more recomputation (a checkpoint policy or "
-        "must_recompute tags lift the automatic bans)"));
+        " bytes, or allow more recomputation (",
+        !context.constraints.banLifted.empty()
+            ? "compute-intensive values are already recomputable here "
+              "(recompute-banned=allow); never_recompute and "
+              "no_auto_recompute tags and checkpoint policies still hold"
+        : computeBans
+            ? "recompute-banned=allow lets budget recompute matmul, conv "
+              "and attention values; a checkpoint policy or must_recompute "
+              "tags lift the automatic bans"
+            : "a checkpoint policy or must_recompute tags lift the "
+              "automatic bans",
+        ")"));
   StrategyResult result = best->result;
   result.budgetBytes = budget;
   result.schedule = best->schedule;

@@ -393,6 +393,19 @@ private:
     }
   }
 
+  /// `budget` recomputes a compute-intensive value only because no plan
+  /// inside the automatic bans meets the budget (recompute-banned=allow).
+  void appendLiftedBan(ValueId value) {
+    bool lifted = false;
+    for (OpId op : chains_.of(value))
+      for (ValueId result : flat_.results(op))
+        lifted |= !constraints_.banLifted.empty() &&
+                  constraints_.banLifted[result] != 0;
+    if (lifted)
+      out_ += "; replays a compute-intensive op to meet the budget, as no "
+              "plan inside the automatic bans does (recompute-banned=allow)";
+  }
+
   /// `budget` ignored prefer_* tags because no plan honouring them fits:
   /// say so for a value whose producer carries the ignored `tag`.
   void appendDroppedPreference(ValueId value, FlatGraph::OpFlag tag) {
@@ -484,6 +497,7 @@ private:
                       formatBytes(context_.tables.valueBytes[value]),
                       "; costs ", formatMicroseconds(us), " to fit the budget");
       appendDroppedPreference(value, FlatGraph::kPreferSave);
+      appendLiftedBan(value);
       out_ += ")";
       return;
     }

@@ -236,6 +236,7 @@ Plan emptyPlan(const PlanContext &context, const StrategyResult &result) {
   plan.targetName = context.options.target.name;
   plan.budgetBytes = result.budgetBytes;
   plan.preferencesDropped = context.constraints.preferencesDropped;
+  plan.bansLifted = !context.constraints.banLifted.empty();
   plan.classification = context.phases;
   return plan;
 }

@@ -263,6 +263,10 @@ std::string toText(const Plan &plan, const Graph &graph) {
     text.pop_back();
     text += " preferences_dropped=1\n";
   }
+  if (plan.bansLifted) {
+    text.pop_back();
+    text += " bans_lifted=1\n";
+  }
   for (const ValueDecision &decision : plan.decisions) {
     absl::StrAppend(&text, "%", decision.value, " ");
     detail::appendDisplayName(text, graph, decision.value);
@@ -392,25 +396,32 @@ absl::StatusOr<Plan> planRematerialization(const Graph &graph,
   }
   case Strategy::Budget: {
     absl::StatusOr<StrategyResult> budgeted = planBudget(context);
-    // prefer_* tags are soft: when no plan honouring them fits, plan again
-    // without them (the explanations say which preference yielded).
-    if (!budgeted.ok() &&
-        budgeted.status().code() == absl::StatusCode::kResourceExhausted &&
-        flat->hasPreferences) {
-      absl::StatusOr<Constraints> relaxed =
-          computeConstraints(graph, *flat, *phases, options.policy,
-                             /*honourPreferences=*/false);
+    // When no plan fits, relax what is soft and plan again, weakest first:
+    // prefer_* tags (the explanations say which preference yielded); then,
+    // with recompute-banned=allow, the automatic ban on compute-intensive
+    // values (the explanations say which replays it allowed). Infeasible
+    // either way: the last error names the smallest peak then reachable.
+    for (bool liftBans : {false, true}) {
+      if (budgeted.ok() ||
+          budgeted.status().code() != absl::StatusCode::kResourceExhausted)
+        break;
+      if (liftBans ? !options.recomputeBannedUnderPressure
+                   : !flat->hasPreferences)
+        continue;
+      absl::StatusOr<Constraints> relaxed = computeConstraints(
+          graph, *flat, *phases, options.policy,
+          /*honourPreferences=*/!flat->hasPreferences, liftBans);
       if (!relaxed.ok())
         return relaxed.status();
       PlanContext relaxedContext{graph,   *flat,     *phases, *relaxed,
                                  options, costModel, tables,  progress};
       absl::StatusOr<StrategyResult> retried = planBudget(relaxedContext);
-      // Infeasible either way: the relaxed error names the true minimum.
-      if (!retried.ok())
-        return retried.status();
-      if (retried->schedule)
-        return planFromBudgetSchedule(relaxedContext, *retried);
-      return materializePlan(relaxedContext, *retried);
+      if (retried.ok()) {
+        if (retried->schedule)
+          return planFromBudgetSchedule(relaxedContext, *retried);
+        return materializePlan(relaxedContext, *retried);
+      }
+      budgeted = retried.status();
     }
     if (!budgeted.ok())
       return budgeted.status();

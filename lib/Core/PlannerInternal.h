@@ -66,6 +66,10 @@ struct Constraints {
   std::vector<uint8_t> preferenceOverruled;
   /// Set when `budget` met the budget only by ignoring prefer_* tags.
   bool preferencesDropped = false;
+  /// The automatic ban on compute-intensive values (matmul, conv,
+  /// attention) that `recompute-banned=allow` lifted, per value, for the
+  /// explanation; empty unless lifted.
+  std::vector<uint8_t> banLifted;
   /// Whether any op declares an inverse rule (derivation is skipped if not).
   bool hasInverseRules = false;
 
@@ -88,7 +92,8 @@ absl::StatusOr<Constraints> computeConstraints(const Graph &graph,
                                                const FlatGraph &flat,
                                                const Classification &phases,
                                                const NamePolicy &policy,
-                                               bool honourPreferences = true);
+                                               bool honourPreferences = true,
+                                               bool liftComputeBans = false);
 
 /// One algebraic derivation chosen for a value.
 struct DerivationChoice {

@@ -189,7 +189,8 @@ absl::StatusOr<Constraints> computeConstraints(const Graph &graph,
                                                const FlatGraph &flat,
                                                const Classification &phases,
                                                const NamePolicy &policy,
-                                               bool honourPreferences) {
+                                               bool honourPreferences,
+                                               bool liftComputeBans) {
   const size_t numValues = flat.numValues();
   Constraints constraints;
   constraints.isForward.assign(numValues, 0);
@@ -201,6 +202,8 @@ absl::StatusOr<Constraints> computeConstraints(const Graph &graph,
   constraints.policyOverruled.assign(numValues, 0);
   constraints.preferenceOverruled.assign(numValues, 0);
   constraints.preferencesDropped = !honourPreferences;
+  if (liftComputeBans)
+    constraints.banLifted.assign(numValues, 0);
   for (ValueId value : phases.forwardValues)
     constraints.isForward[value] = 1;
   for (ValueId value : phases.neededByBackward)
@@ -349,6 +352,11 @@ absl::StatusOr<Constraints> computeConstraints(const Graph &graph,
       constraints.autoBan[result] = constraints.forcedRecompute(result)
                                         ? AutoBan::None
                                         : ban;
+      if (liftComputeBans &&
+          constraints.autoBan[result] == AutoBan::ComputeIntensive) {
+        constraints.autoBan[result] = AutoBan::None;
+        constraints.banLifted[result] = 1;
+      }
     }
   }
   return constraints;

@@ -22,6 +22,7 @@ void buildRematPipeline(OpPassManager &pm,
   plan.targetFile = options.targetFile;
   plan.policy = options.policy;
   plan.allowInexactDerivation = options.allowInexactDerivation;
+  plan.recomputeBanned = options.recomputeBanned;
   plan.emitRemarks = options.emitRemarks;
   plan.progress = options.progress;
   pm.addPass(createRematPlanPass(plan));

@@ -237,6 +237,9 @@ LogicalResult recordPlan(FunctionOpInterface func,
   if (plan.preferencesDropped)
     summary.push_back(builder.getNamedAttr("preferences_dropped",
                                            builder.getBoolAttr(true)));
+  if (plan.bansLifted)
+    summary.push_back(
+        builder.getNamedAttr("bans_lifted", builder.getBoolAttr(true)));
   func->setAttr(RematDialect::PlanAttrHelper::getNameStr(),
                 builder.getDictionaryAttr(summary));
   return success();

@@ -223,6 +223,11 @@ FailureOr<PlanOptions> RematPlanPass::parseOptions(Location loc) {
     options.policy = *parsedPolicy;
   }
   options.allowInexactDerivation = allowInexactDerivation;
+  if (recomputeBanned != "never" && recomputeBanned != "allow")
+    return emitError(loc) << "remat-plan: bad option recompute-banned="
+                          << recomputeBanned.getValue()
+                          << ": expected never or allow";
+  options.recomputeBannedUnderPressure = recomputeBanned == "allow";
   return options;
 }
 

@@ -229,6 +229,7 @@ void writeJson(llvm::json::OStream &json, const FunctionReport &report) {
     json.attribute("uses_inexact_derivation",
                    boolField(s, "uses_inexact_derivation"));
     json.attribute("preferences_dropped", boolField(s, "preferences_dropped"));
+    json.attribute("bans_lifted", boolField(s, "bans_lifted"));
     json.attributeArray("values", [&] {
       for (const ValueRow &row : report.values) {
         json.object([&] {
@@ -308,6 +309,9 @@ void writeText(llvm::raw_ostream &os, const FunctionReport &report) {
   if (boolField(s, "preferences_dropped"))
     os << "  prefer_* tags:       dropped (no plan honouring them fits the "
           "budget)\n";
+  if (boolField(s, "bans_lifted"))
+    os << "  automatic bans:      lifted for matmul, conv and attention (no "
+          "plan inside them fits the budget; recompute-banned=allow)\n";
   os << "\n";
 
   std::vector<std::array<std::string, 6>> rows;

@@ -21,6 +21,7 @@ OPTIONS = {
     "target_file": "target-file",
     "policy": "policy",
     "allow_inexact_derivation": "allow-inexact-derivation",
+    "recompute_banned": "recompute-banned",
 }
 
 _extension = None

@@ -34,6 +34,7 @@
 // JSON-NEXT:     "allow_inexact_derivation": false,
 // JSON-NEXT:     "uses_inexact_derivation": false,
 // JSON-NEXT:     "preferences_dropped": false,
+// JSON-NEXT:     "bans_lifted": false,
 // JSON-NEXT:     "values": [
 // JSON-NEXT:       {
 // JSON-NEXT:         "name": "%arg0",

@@ -160,6 +160,55 @@ int64_t ninetyPercent(const Graph &graph) {
       std::ceil(0.9 * static_cast<double>(noRecomputePeak(graph))));
 }
 
+// recompute-banned=allow (#17 item 5): below the lowest peak the automatic
+// bans allow, budget may replay matmuls, says so, and still never replays
+// the attention the layer tags no_auto_recompute; above it nothing changes.
+TEST(BudgetSearch, RecomputeBannedAllowGoesBelowTheBans) {
+  Graph graph = test::buildLlamaLayer();
+  PlanOptions lowestOptions = test::optionsFor(Strategy::Budget);
+  lowestOptions.budget = *parseMemoryBudget("0.0");
+  const int64_t floor = test::planOrDie(graph, lowestOptions).simulation.peakBytes;
+  const int64_t budget = floor * 9 / 10;
+  absl::StatusOr<Plan> refused =
+      planRematerialization(graph, budgetOptions(budget));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("recompute-banned=allow"),
+            std::string::npos)
+      << refused.status();
+
+  PlanOptions allow = budgetOptions(budget);
+  allow.recomputeBannedUnderPressure = true;
+  absl::StatusOr<Plan> plan = planRematerialization(graph, allow);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_TRUE(plan->bansLifted);
+  EXPECT_LE(plan->simulation.peakBytes, budget);
+  std::vector<int> runs(graph.numOps(), 0);
+  bool matmulReplayed = false;
+  for (OpId op : plan->schedule.steps) {
+    const GraphOp &graphOp = graph.op(op);
+    if (runs[op]++ == 0)
+      continue;
+    EXPECT_FALSE(graphOp.tags.noAutoRecompute || graphOp.tags.neverRecompute)
+        << graphOp.name << " is tagged and was replayed";
+    matmulReplayed |= graphOp.computeClass == ComputeClass::Matmul;
+  }
+  EXPECT_TRUE(matmulReplayed);
+  bool explained = false;
+  for (const ValueDecision &decision : plan->decisions)
+    explained |= decision.decision == Decision::Recompute &&
+                 plan->reason(decision).find("recompute-banned=allow") !=
+                     std::string::npos;
+  EXPECT_TRUE(explained);
+
+  // A budget the bans allow: the option changes nothing.
+  PlanOptions roomy = budgetOptions(floor);
+  Plan without = test::planOrDie(graph, roomy);
+  roomy.recomputeBannedUnderPressure = true;
+  Plan with = test::planOrDie(graph, roomy);
+  EXPECT_FALSE(with.bansLifted);
+  EXPECT_EQ(with.schedule.steps, without.schedule.steps);
+}
+
 TEST(BudgetSearch, RandomJointGraphsMeetNinetyPercent) {
   for (uint64_t seed : {2, 3}) {
     SCOPED_TRACE(testing::Message() << "random-joint-" << seed);

@@ -119,6 +119,11 @@ struct PlanOptions {
   TargetSpec target;                  // defaults to the h100 preset
   NamePolicy policy;
   bool allowInexactDerivation = false;
+  /// `recompute-banned=allow`: when no `budget` plan inside the automatic
+  /// bans meets the budget, plan again with the ban on compute-intensive
+  /// values (matmul, conv, attention) lifted. Tags (never_recompute,
+  /// no_auto_recompute) stay hard.
+  bool recomputeBannedUnderPressure = false;
   /// Wall-clock limit for `optimal`; it fails cleanly when exceeded.
   double optimalTimeLimitSeconds = 60;
   /// Called from the strategies that can run long (`budget` while it
@@ -176,6 +181,9 @@ struct Plan {
   /// tags fits the budget and the plan was made without them (the reasons of
   /// the values whose preference yielded say so too).
   bool preferencesDropped = false;
+  /// Set when `budget` met the budget only by recomputing compute-intensive
+  /// values (PlanOptions::recomputeBannedUnderPressure).
+  bool bansLifted = false;
   /// The recompute chains of all decisions, back to back.
   std::vector<OpId> recomputeOps;
   /// The reasons of all decisions, back to back.

@@ -57,6 +57,11 @@ struct RematPipelineOptions
       *this, "allow-inexact-derivation",
       llvm::cl::desc("Allow floating-point derivations"),
       llvm::cl::init(false)};
+  Option<std::string> recomputeBanned{
+      *this, "recompute-banned",
+      llvm::cl::desc("never or allow: let budget recompute matmul, conv and "
+                     "attention values when nothing else fits"),
+      llvm::cl::init("never")};
   Option<bool> emitRemarks{*this, "emit-remarks",
                            llvm::cl::desc("Emit every decision as a remark"),
                            llvm::cl::init(false)};

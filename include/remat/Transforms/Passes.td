@@ -67,6 +67,12 @@ def RematPlanPass : Pass<"remat-plan", "::mlir::ModuleOp"> {
            /*default=*/"false",
            "Allow floating-point derivations (e.g. a = c - b) whose result "
            "may differ from the original in the last bits">,
+    Option<"recomputeBanned", "recompute-banned", "std::string",
+           /*default=*/"\"never\"",
+           "never (default) or allow: when no `budget` plan inside the "
+           "automatic bans meets the budget, let it recompute matmul, conv "
+           "and attention values (never_recompute and no_auto_recompute "
+           "tags still hold)">,
     Option<"emitRemarks", "emit-remarks", "bool", /*default=*/"false",
            "Emit every decision as a remark on its op">,
     Option<"progress", "progress", "std::string", /*default=*/"\"auto\"",
