@@ -3,7 +3,8 @@
 # docs/benchmarks.md and the Pareto plots in docs/img/. Not part of the test
 # command (benchmarks are not tests). About 15-25 minutes on a 2-core machine,
 # plus about 4 minutes per PyTorch version for the measured training steps
-# (remat_torch.measure).
+# (remat_torch.measure) and about a minute for JAX's MaxText policies against
+# remat's plans (scripts/bench_jax_compare.sh, which also runs alone).
 #
 #   scripts/bench.sh                         # build dir: build/
 #   REMAT_BUILD_DIR=build-bench scripts/bench.sh
@@ -125,6 +126,10 @@ sys.exit(int(torch.__version__.split('.')[0]) != $major)" 2>/dev/null; then
       --markdown "$out/partition-speed-torch$major.md"
   fi
 done
+
+# MaxText's remat policies against remat's plans, JAX training steps on the
+# CPU (remat_jax.compare); writes its own section of the doc and its plot.
+REMAT_BUILD_DIR="$build" "$root/scripts/bench_jax_compare.sh"
 
 echo "bench: load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" |
   tee -a "$out/planner.log"

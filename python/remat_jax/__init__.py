@@ -10,14 +10,24 @@ the plan's saved values.
 - `policy(plan_or_report)`: a `jax.checkpoint` policy that saves exactly
   the values the plan saves, by `checkpoint_name`.
 - `checkpoint(fn, **options)`: plan and `jax.checkpoint` in one call.
+- Scanned layers (`lax.scan`, Flax's `nn.scan`): `plan` and `checkpoint`
+  plan one iteration of the scan's body, once (`Plan.scan`: per-layer and
+  total saved bytes), and `checkpoint` wraps the body in `jax.checkpoint`
+  inside the scan; `scan="unroll"` plans the unrolled function instead.
+- `maxtext`: MaxText's remat policies as JAX policies; `python -m
+  remat_jax.compare` (`remat_jax.compare.compare`) measures them against
+  remat's plans on the CPU (not imported here: it needs Flax).
 
 Imports the shared `remat` package, never `remat_torch`. See
 docs/Importers.md ("JAX and StableHLO").
 """
 
+from remat_jax import maxtext
 from remat_jax.joint import JaxExport, export, export_joint_graph
-from remat_jax.policy import Plan, PolicyError, checkpoint, plan, policy
-from remat_jax.trace import ExportError
+from remat_jax.policy import (Plan, PolicyError, ScanPlan, checkpoint, plan,
+                              policy)
+from remat_jax.trace import ExportError, ScanBody
 
-__all__ = ["ExportError", "JaxExport", "Plan", "PolicyError", "checkpoint",
-           "export", "export_joint_graph", "plan", "policy"]
+__all__ = ["ExportError", "JaxExport", "Plan", "PolicyError", "ScanBody",
+           "ScanPlan", "checkpoint", "export", "export_joint_graph", "maxtext",
+           "plan", "policy"]

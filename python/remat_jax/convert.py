@@ -15,6 +15,8 @@ import math
 import os
 import re
 
+import numpy as np
+
 from jax.extend.mlir import ir
 from jax.extend.mlir.dialects import stablehlo as hlo
 
@@ -78,6 +80,26 @@ _SOURCE = re.compile(r'("(?:[^"\\]|\\.)*"):(\d+):(\d+)')
 
 def _ints(attr):
     return [int(x) for x in ir.DenseI64ArrayAttr(attr)]
+
+
+def _dense_text(attr, result):
+    """The text of a dense constant that remat's parser reads. Splats and
+    most types print as MLIR prints them (hex above 100 elements), but the
+    hex layout of i1 differs between MLIR versions: jaxlib's MLIR writes a
+    byte per element, the MLIR remat is built with packs bits ("elements hex
+    data size is invalid" on a causal mask of more than 100 elements), so a
+    non-splat i1 constant lists its values, which every version reads."""
+    if attr.is_splat or result[1] != "i1" or 0 in result[0]:
+        return str(attr)
+    words = np.where(np.asarray(attr, dtype=bool).reshape(result[0]),
+                     "true", "false")
+
+    def nested(block):
+        if block.ndim == 1:
+            return "[" + ", ".join(block.tolist()) + "]"
+        return "[" + ", ".join(nested(part) for part in block) + "]"
+
+    return f"dense<{nested(words)}> : {_type_text(*result)}"
 
 
 def _prod(values):
@@ -426,7 +448,7 @@ class Converter:
             if attr.is_splat else None
         if anys:
             value = self.emit("remat.constant", [], [result],
-                              {"value": str(attr)})[0]
+                              {"value": _dense_text(attr, result)})[0]
         else:
             value = self.emit_opaque("stablehlo.constant", [], [result],
                                      "pointwise", 0)[0]

@@ -9,6 +9,17 @@ MODEL is a built-in name (remat_jax/models.py) or MODULE:FACTORY, a function
 returning `(fn, example_args)`: `fn(*example_args)` is exported, argument 0
 being the parameter pytree (`--param-argnums` to change that).
 
+A function with a top-level lax.scan (nn.scan: llama_scan) is exported in
+scan-body mode by default (`--scan body`): one iteration of the scan's
+body, which is what remat_jax.plan plans; a note on stderr says so.
+`--scan unroll` exports the whole function with every scan unrolled.
+
+`--plan` also plans the graph in this process (remat_jax.plan, with
+`--strategy`, `--policy`, `--memory-budget`, `--target`) and prints the
+plan's summary on stdout (in scan-body mode: planned once for the body,
+per-layer and total saved bytes); the graph (the planned one: unnamed
+forward ops tagged must_recompute) is then written only with `-o FILE`.
+
 A user's mistake (an unknown model, a function that JAX cannot trace on its
 example arguments or that remat cannot export, an unwritable file) is one
 line, `python -m remat_jax.export: error: ...`, and exit status 1;
@@ -24,6 +35,7 @@ import remat.cli
 from remat.cli import UserError
 from remat_jax.joint import export
 from remat_jax.models import MODELS, Model
+from remat_jax.policy import PolicyError, plan_export, policy
 from remat_jax.trace import ExportError
 
 PROG = "python -m remat_jax.export"
@@ -74,6 +86,20 @@ def main(argv=None):
     parser.add_argument("--recompute-unnamed", action="store_true",
                         help="tag forward ops without a checkpoint_name "
                         "remat.must_recompute, as a JAX name policy treats them")
+    parser.add_argument("--scan", choices=("body", "unroll"),
+                        help="body: export (and plan) one iteration of the "
+                        "function's top-level lax.scan, the default when it "
+                        "has one; unroll: the whole function, every scan "
+                        "unrolled")
+    parser.add_argument("--plan", action="store_true",
+                        help="plan in this process and print the plan's "
+                        "summary on stdout (the graph goes to -o FILE only)")
+    parser.add_argument("--strategy", help="with --plan: remat-plan's strategy")
+    parser.add_argument("--policy", help="with --plan: a checkpoint policy "
+                        "(save_only_these_names:NAME,...)")
+    parser.add_argument("--memory-budget", help="with --plan: bytes, a "
+                        "fraction or 512MiB; per iteration in scan-body mode")
+    parser.add_argument("--target", help="with --plan: remat-plan's target")
     for size in SIZES:
         parser.add_argument(f"--{size}", type=int,
                             help=f"built-in models: {size}")
@@ -86,6 +112,12 @@ def main(argv=None):
     except ValueError:
         parser.error(f"--param-argnums {args.param_argnums}: expected "
                      "integers separated by commas")
+    planner = {key: getattr(args, key) for key in
+               ("strategy", "policy", "memory_budget", "target")
+               if getattr(args, key) is not None}
+    if planner and not args.plan:
+        parser.error("--" + next(iter(planner)).replace("_", "-") +
+                     " is a planner option: add --plan")
     model = _build(args)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -93,7 +125,8 @@ def main(argv=None):
             exported = export(model.fn, *model.args,
                               param_argnums=param_argnums,
                               function_name=args.function_name,
-                              recompute_unnamed=args.recompute_unnamed)
+                              recompute_unnamed=args.recompute_unnamed or
+                              args.plan, scan=args.scan)
         except (TypeError, ValueError) as error:
             if args.model in MODELS:
                 raise  # a bug in a built-in model or in remat_jax
@@ -102,13 +135,42 @@ def main(argv=None):
     for warning in caught:
         if str(warning.message).startswith("remat_jax"):
             print(f"{PROG}: warning: {warning.message}", file=sys.stderr)
-    remat.cli.write_output(args.output, exported.mlir)
+    if exported.scan is not None and not args.plan:
+        scan = exported.scan
+        print(f"{PROG}: note: exported one iteration of the body of the "
+              f"lax.scan at {scan.where} ({scan.length} iterations); the ops "
+              "outside the scan are not in the graph (--scan unroll exports "
+              "the whole function)", file=sys.stderr)
+    if args.plan:
+        try:
+            planned = plan_export(exported, **planner)
+        except (TypeError, ValueError) as error:
+            raise UserError(str(error)) from None
+        if args.output != "-":
+            remat.cli.write_output(args.output, exported.mlir)
+        sys.stdout.write(planned.summary())
+        try:
+            policy_text = describe_policy(planned)
+        except PolicyError as error:
+            policy_text = f"none expresses this plan: {error}"
+        print(f"JAX policy: {policy_text}")
+    else:
+        remat.cli.write_output(args.output, exported.mlir)
     return 0
+
+
+def describe_policy(planned):
+    """The JAX checkpoint policy of a plan, as text."""
+    policy(planned)  # raises PolicyError when no name policy expresses it
+    names = planned.saved_names()
+    if not names:
+        return "nothing_saveable"
+    return "save_only_these_names(" + ", ".join(names) + ")"
 
 
 def run(argv=None):
     """main(), with a user's mistake reported as one line and status 1."""
-    return remat.cli.run(PROG, main, argv, (ExportError,))
+    return remat.cli.run(PROG, main, argv, (ExportError, PolicyError))
 
 
 if __name__ == "__main__":

@@ -179,16 +179,22 @@ class Function:
                     self.named_shapes[name] = value.named_shape or value.shape
         return report_names
 
-    def tag_unnamed_forward_ops(self):
+    def tag_unnamed_forward_ops(self, also=()):
         """Tags every forward op without a checkpoint name
         `remat.must_recompute`, so that a plan saves only named values (and
-        arguments): all that a JAX name policy can save. Ops producing
-        function results are left alone (they are live anyway)."""
+        arguments): all that a JAX name policy can save; so are the ops of
+        the values whose checkpoint name is in `also` (every instance of
+        those names is recomputed). Ops producing function results are left
+        alone (they are live anyway)."""
         backward = self.backward_ops()
         returned = {id(v) for v in self.returned}
+        also = set(also)
         for op in self.ops:
-            if (op.name is None and id(op) not in backward and
-                    not any(id(v) in returned for v in op.results)):
+            if id(op) in backward or any(id(v) in returned
+                                         for v in op.results):
+                continue
+            if op.name is None or any(v.checkpoint in also
+                                      for v in op.results):
                 op.tags.append("remat.must_recompute")
 
     def text(self):

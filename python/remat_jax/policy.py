@@ -14,15 +14,25 @@ the planner never saves a value JAX could not name: its choices are exactly
 the choices a name policy has. A name used several times (a layer under
 `scan`, a module called twice) is one name for JAX: remat's plan must then
 save all of its instances that backward reads, or none.
+
+A function whose forward pass has a top-level `lax.scan` (Flax's nn.scan,
+MaxText's scan_layers) is planned in scan-body mode by default: one
+iteration of the scan's body is exported and planned once, and the plan
+applies to every iteration (`Plan.scan`); `checkpoint` then wraps the body
+in `jax.checkpoint(body, policy=...)` inside the scan, as MaxText's nn.remat
+inside nn.scan does. `scan="unroll"` plans the whole function with every
+scan unrolled instead.
 """
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Tuple
 
 import jax
 
 import remat
 from remat_jax.joint import JaxExport, export
+from remat_jax.trace import checkpoint_scan_body
 
 # Decisions that keep a value away from the saved set although backward
 # reads it.
@@ -35,16 +45,133 @@ class PolicyError(Exception):
 
 
 @dataclass
+class ScanPlan:
+    """What a scan-body plan means for the whole scan.
+
+    The plan was made once, for one iteration of the body of the scan at
+    `where`, and applies to each of its `length` iterations. Per iteration
+    JAX saves (stacked over the iterations) the values the plan saves and
+    the carry the body starts from, when backward reads it (the
+    layer-boundary activation: jax.checkpoint keeps the inputs of the
+    checkpointed body); `saved` lists them as (report name, bytes), a saved
+    checkpoint name on the carry itself (MaxText's decoder_layer_input)
+    counting once, as the carry. Loop-invariant operands (consts) and the
+    per-layer parameter slices are not saved per iteration: JAX reads them
+    from the scan's operands. Ops outside the scan are not planned."""
+    length: int
+    where: str
+    carry: List[str]
+    saved: List[Tuple[str, int]] = field(default_factory=list)
+    # carry label -> checkpoint names the plan saves on the carry itself
+    carry_names: Dict[str, List[str]] = field(default_factory=dict)
+
+    @property
+    def per_layer_saved_bytes(self):
+        return sum(size for _, size in self.saved)
+
+    @property
+    def total_saved_bytes(self):
+        return self.length * self.per_layer_saved_bytes
+
+
+@dataclass
 class Plan:
     """remat's report on a JAX function's joint graph, with the export it
-    was planned from (to map report names back to checkpoint names)."""
+    was planned from (to map report names back to checkpoint names).
+
+    In scan-body mode (`scan` is set) the report and the export are those
+    of one iteration of the scan's body, and `scan` says what they mean for
+    the whole scan (ScanPlan: `length`, `per_layer_saved_bytes`,
+    `total_saved_bytes`)."""
     report: remat.Report
     export: JaxExport
+    scan: Optional[ScanPlan] = None
+    # Checkpoint names remat_jax.plan made recomputed in every instance,
+    # because `budget` saved them in some places only (a name policy saves
+    # every instance of a name or none).
+    tied: List[str] = field(default_factory=list)
 
     def saved_names(self):
         """The checkpoint names of the values the plan saves (sorted)."""
         return sorted({self.export.checkpoint_names.get(name, name)
                        for name in self.report.names("save")})
+
+    def summary(self):
+        """A few lines of text: what was planned, what is saved, and how
+        many bytes (per layer and in total, in scan-body mode)."""
+        report = self.report
+        options = f"strategy {report.strategy}"
+        if report.data.get("policy"):
+            options += f", policy {report.policy}"
+        if report.data.get("budget_bytes") is not None:
+            options += (f", memory budget {report.budget_bytes} bytes" +
+                        (" per iteration" if self.scan else ""))
+        names = ", ".join(self.saved_names()) or "none"
+        if self.tied:
+            names += ("; recomputed in every instance, because budget saved "
+                      "them in some only: " + ", ".join(self.tied))
+        ops = self.export.mlir.count(' = "remat.')
+        if self.scan is None:
+            return "\n".join([
+                f"planned the whole function ({ops} ops)",
+                f"options: {options}",
+                f"checkpoint names saved: {names}",
+                f"saved bytes (the report's, with the inputs backward reads): "
+                f"{report.saved_bytes}"]) + "\n"
+        scan = self.scan
+        lines = [
+            f"planned once for the lax.scan body at {scan.where}: one "
+            f"iteration, {ops} ops; the plan applies to each of the scan's "
+            f"{scan.length} iterations",
+            f"options: {options}",
+            f"checkpoint names saved: {names}",
+            f"saved per iteration (JAX stacks each over the {scan.length} "
+            "iterations):"]
+        for name, size in scan.saved:
+            entry = report.value(name)
+            shape = "x".join(str(d) for d in entry.get("shape", [])) or "scalar"
+            what = ""
+            if name in scan.carry:
+                what = "  the carry the body starts from (jax.checkpoint keeps it)"
+                if scan.carry_names.get(name):
+                    what += ", named " + ", ".join(scan.carry_names[name])
+            lines.append(f"  {name:<20} {entry.get('dtype', '?')}[{shape}] "
+                         f"{size:>10} bytes{what}")
+        if not scan.saved:
+            lines.append("  nothing")
+        lines += [
+            f"per-layer saved bytes: {scan.per_layer_saved_bytes}",
+            f"total saved bytes: {scan.length} x {scan.per_layer_saved_bytes} "
+            f"= {scan.total_saved_bytes}",
+            "not planned: the ops outside the scan (JAX's autodiff decides "
+            "what they save)"]
+        return "\n".join(lines) + "\n"
+
+
+def _scan_plan(report, exported):
+    """The ScanPlan of a plan of a scan-body export."""
+    scan = exported.scan
+    carry = [exported.argument_labels[i] for i in scan.carry_arguments]
+    saved, named = [], {name: [] for name in carry}
+    for entry in report.values:
+        if entry["decision"] != "save":
+            continue
+        name = entry["name"]
+        if name in exported.argument_views:
+            # A named view of an argument: the carry, if anything (JAX
+            # saves it once); a parameter slice or a const costs nothing.
+            for operand in exported.operands.get(name, []):
+                if operand in named:
+                    named[operand].append(
+                        exported.checkpoint_names.get(name, name))
+            continue
+        saved.append((name, entry["bytes"]))
+    read = [name for name in carry
+            if report.value(name).get("read_by", "none") != "none" or
+            named[name]]
+    return ScanPlan(scan.length, scan.where, carry,
+                    [(name, report.value(name)["bytes"]) for name in read] +
+                    saved, named)
 
 
 def expand_policy(text, exported):
@@ -81,26 +208,66 @@ def expand_policy(text, exported):
     return "save_only_these_names:" + ",".join(expanded)
 
 
+def _refuse_unnamed_policy(chosen):
+    if chosen in ("dots_saveable", "everything_saveable"):
+        raise ValueError(f"policy {chosen} saves values without a "
+                         "checkpoint_name, which remat_jax.policy cannot "
+                         "express; give jax.checkpoint JAX's own policy, or "
+                         "plan with recompute_unnamed=False to see remat's plan")
+
+
 def plan(fn, *example_args, param_argnums=(0,), recompute_unnamed=True,
-         **options) -> Plan:
+         scan=None, **options) -> Plan:
     """Exports `fn`'s joint graph and plans it in this process.
 
     `options` are remat-plan's (`strategy`, `memory_budget`, `policy`,
     `target`, ...; see remat.plan). Names in a `save_only_these_names` /
     `save_any_names_but_these` policy are checkpoint names and stand for all
     their instances. With `recompute_unnamed` (the default) values without a
-    checkpoint name are always recomputed, as under any JAX name policy."""
+    checkpoint name are always recomputed, as under any JAX name policy.
+
+    `scan`: None (the default) plans in scan-body mode when fn's forward
+    pass has a lax.scan, else the whole function; "body" insists on
+    scan-body mode; "unroll" plans the whole function, every scan unrolled.
+    In scan-body mode one iteration of the body is planned, once, and
+    `Plan.scan` gives the per-layer and total saved bytes; a
+    `memory_budget` is then a budget for one iteration of the body (the
+    planner's peak of the body's joint function), not for the whole step."""
+    if recompute_unnamed:
+        _refuse_unnamed_policy(options.get("policy"))
+    tied = set()
+    while True:
+        exported = export(fn, *example_args, param_argnums=param_argnums,
+                          recompute_unnamed=recompute_unnamed, warn=False,
+                          scan=scan, recompute_names=sorted(tied))
+        planned = plan_export(exported, recompute_unnamed=recompute_unnamed,
+                              **dict(options))
+        planned.tied = sorted(tied)
+        # `budget` decides each value alone, and may save a name in some
+        # layers but not in others, which no name policy expresses: plan
+        # again with every instance of such a name recomputed (less memory,
+        # so still within the budget), until none is split.
+        if not recompute_unnamed or options.get("strategy") != "budget":
+            return planned
+        split = _split_names(planned.report, exported.checkpoint_names,
+                             exported.operands, exported.argument_views)
+        if not split:
+            return planned
+        tied |= set(split)
+
+
+def plan_export(exported, recompute_unnamed=True, **options) -> Plan:
+    """Plans a JaxExport (joint.export, exported with this
+    `recompute_unnamed`) in this process: plan()'s second half."""
     chosen = options.get("policy")
-    if recompute_unnamed and chosen in ("dots_saveable", "everything_saveable"):
-        raise ValueError(f"policy {chosen} saves values without a "
-                         "checkpoint_name, which remat_jax.policy cannot "
-                         "express; give jax.checkpoint JAX's own policy, or "
-                         "plan with recompute_unnamed=False to see remat's plan")
-    exported = export(fn, *example_args, param_argnums=param_argnums,
-                      recompute_unnamed=recompute_unnamed, warn=False)
+    if recompute_unnamed:
+        _refuse_unnamed_policy(chosen)
     if chosen is not None:
         options["policy"] = expand_policy(chosen, exported)
-    return Plan(remat.plan(exported.mlir, **options), exported)
+    report = remat.plan(exported.mlir, **options)
+    if exported.scan is None:
+        return Plan(report, exported)
+    return Plan(report, exported, _scan_plan(report, exported))
 
 
 def _describe(report, name, origins):
@@ -127,6 +294,25 @@ def _computed_again(report, operands):
                 again.add(operand)
                 work.append(operand)
     return again
+
+
+def _split_names(report, names, operands, free):
+    """{checkpoint name: (its saved report names, its report names computed
+    again in backward)} for every name the plan saves in some places and
+    computes again in others: a name policy cannot express that. `names`
+    maps report names to checkpoint names; `free` are named views of
+    arguments (recomputing one only reads the argument, which JAX keeps)."""
+    saved = [name for name in report.names("save") if name in names]
+    computed_again = _computed_again(report, operands) - set(free)
+    split = {}
+    for checkpoint in sorted({names[name] for name in saved}):
+        others = [v["name"] for v in report.values
+                  if names.get(v["name"]) == checkpoint and
+                  v["name"] in computed_again]
+        if others:
+            split[checkpoint] = ([n for n in saved if names[n] == checkpoint],
+                                 others)
+    return split
 
 
 def policy(report_or_plan):
@@ -164,47 +350,65 @@ def policy(report_or_plan):
             ". Name them with jax.ad_checkpoint.checkpoint_name(x, \"...\"), "
             "or plan with remat_jax.plan (which never saves unnamed values)")
     checkpoint_names = sorted({names[name] for name in saved})
-    # A view of an argument costs nothing to recompute: JAX keeps the
-    # arguments of a checkpointed function anyway.
-    computed_again = _computed_again(report, operands) - free
-    for checkpoint in checkpoint_names:
-        others = [v["name"] for v in report.values
-                  if names.get(v["name"]) == checkpoint and
-                  v["name"] in computed_again]
-        if others:
-            kept = [n for n in saved if names[n] == checkpoint]
-            raise PolicyError(
-                f"remat's plan saves {', '.join(kept)} but computes "
-                f"{', '.join(others)} again in backward; a JAX name policy "
-                f"saves every value named '{checkpoint}' (every layer of a "
-                "scan), so this plan cannot be expressed by name")
+    for checkpoint, (kept, others) in _split_names(report, names, operands,
+                                                   free).items():
+        raise PolicyError(
+            f"remat's plan saves {', '.join(kept)} but computes "
+            f"{', '.join(others)} again in backward; a JAX name policy "
+            f"saves every value named '{checkpoint}' (every layer of a "
+            "scan), so this plan cannot be expressed by name")
     if not checkpoint_names:
         return jax.checkpoint_policies.nothing_saveable
     return jax.checkpoint_policies.save_only_these_names(*checkpoint_names)
 
 
-def checkpoint(fn, *, param_argnums=(0,), prevent_cse=True, **options):
+def checkpoint(fn, *, param_argnums=(0,), prevent_cse=None, scan=None,
+               **options):
     """`jax.checkpoint(fn, policy=policy(plan(fn, *args, **options)))`,
     planned once per argument shapes and dtypes, at the first call.
+
+    In scan-body mode (`scan`: see plan; the default when fn has a
+    lax.scan) only the scan's body is checkpointed, inside the scan, with
+    the body plan's policy (MaxText's nn.remat inside nn.scan): JAX saves
+    per iteration the body's inputs backward needs (the carry) and the
+    policy's names, stacked over the iterations; the ops outside the scan
+    are differentiated by JAX as usual, without jax.checkpoint.
+
+    `prevent_cse` is jax.checkpoint's; by default True for the whole
+    function and False for a scan body (the scan already keeps XLA from
+    merging the recomputation with the forward pass; MaxText passes
+    prevent_cse=not scan_layers).
 
     The returned function has `plan(*args)`, the Plan it uses for those
     arguments. Arguments may be tracers (inside jax.grad or jax.jit):
     planning needs only their shapes and dtypes."""
-    plans = {}
+    plans, bodies = {}, {}
 
-    def plan_for(*args):
+    def key_of(args):
         leaves, tree = jax.tree_util.tree_flatten(args)
         specs = [jax.ShapeDtypeStruct(x.shape, x.dtype) for x in leaves]
-        key = (tree, tuple((s.shape, str(s.dtype)) for s in specs))
+        return (tree, tuple((s.shape, str(s.dtype)) for s in specs)), \
+            jax.tree_util.tree_unflatten(tree, specs)
+
+    def plan_for(*args):
+        key, specs = key_of(args)
         if key not in plans:
-            plans[key] = plan(fn, *jax.tree_util.tree_unflatten(tree, specs),
-                              param_argnums=param_argnums, **options)
+            plans[key] = plan(fn, *specs, param_argnums=param_argnums,
+                              scan=scan, **options)
         return plans[key]
 
     @functools.wraps(fn)
     def wrapped(*args):
-        chosen = policy(plan_for(*args))
-        return jax.checkpoint(fn, policy=chosen, prevent_cse=prevent_cse)(*args)
+        chosen_plan = plan_for(*args)
+        chosen = policy(chosen_plan)
+        if chosen_plan.scan is None:
+            return jax.checkpoint(fn, policy=chosen, prevent_cse=(
+                True if prevent_cse is None else prevent_cse))(*args)
+        key, specs = key_of(args)
+        if key not in bodies:
+            bodies[key] = checkpoint_scan_body(fn, specs, chosen,
+                                               bool(prevent_cse))
+        return bodies[key](*args)
 
     wrapped.plan = plan_for
     return wrapped

@@ -19,13 +19,16 @@ Why a jaxpr rewrite before lowering:
   the module we convert; nothing compiles or runs it.
 - `scan` lowers to `stablehlo.while`, and remat's graphs have no loops: every
   scan is set to unroll fully (`unroll=0`), which JAX lowers as straight-line
-  code, one copy of the body per iteration.
+  code, one copy of the body per iteration. (Scan-body mode, at the end of
+  this file, exports one iteration of a top-level scan's body instead.)
 - Data-dependent control flow (`while_loop`, `cond`/`switch` on a traced
   predicate) has no equivalent: it is refused here, naming the construct and
   where it was written.
 """
 
+import importlib.util
 import inspect
+import os
 from dataclasses import dataclass
 from typing import List, Optional
 
@@ -158,13 +161,10 @@ def _inexact(dtype):
     return jnp.issubdtype(dtype, jnp.inexact)
 
 
-def trace_joint(fn, example_args, param_argnums=(0,)) -> TracedJoint:
-    """Traces `fn(*example_args)`'s joint graph and lowers it to StableHLO.
-
-    Arguments in `param_argnums` are parameters (`remat.role = "param"`),
-    the others inputs; every leaf of an argument pytree is one argument of
-    the joint function. Gradients are taken with respect to every
-    floating-point leaf; integer leaves (token ids) have none."""
+def _flatten_arguments(fn, example_args, param_argnums):
+    """(call, specs, arguments): `call(*leaves)` is `fn` on the leaves of
+    its argument pytrees, `specs` their shapes and dtypes, `arguments` their
+    labels and roles (param for the arguments in `param_argnums`)."""
     count = len(example_args)
     for index in param_argnums:
         if not 0 <= index < count:
@@ -180,8 +180,6 @@ def trace_joint(fn, example_args, param_argnums=(0,)) -> TracedJoint:
             label = _label(root, path)
             specs.append(_leaf_spec(leaf, label))
             arguments.append(Argument(label, role))
-    num_primals = len(specs)
-    differentiable = [i for i, s in enumerate(specs) if _inexact(s.dtype)]
 
     def call(*primal_leaves):
         args, start = [], 0
@@ -192,6 +190,27 @@ def trace_joint(fn, example_args, param_argnums=(0,)) -> TracedJoint:
             start += n
         return fn(*args)
 
+    return call, specs, arguments
+
+
+def trace_joint(fn, example_args, param_argnums=(0,)) -> TracedJoint:
+    """Traces `fn(*example_args)`'s joint graph and lowers it to StableHLO.
+
+    Arguments in `param_argnums` are parameters (`remat.role = "param"`),
+    the others inputs; every leaf of an argument pytree is one argument of
+    the joint function. Gradients are taken with respect to every
+    floating-point leaf; integer leaves (token ids) have none."""
+    call, specs, arguments = _flatten_arguments(fn, example_args,
+                                                tuple(param_argnums))
+    return _trace_flat_joint(call, specs, arguments)
+
+
+def _trace_flat_joint(call, specs, arguments) -> TracedJoint:
+    """The joint graph of `call(*leaves)`, a function of arrays with these
+    `specs` and `arguments` (labels and roles), returning a pytree."""
+    arguments, specs = list(arguments), list(specs)
+    num_primals = len(specs)
+    differentiable = [i for i, s in enumerate(specs) if _inexact(s.dtype)]
     out_shapes = jax.eval_shape(call, *specs)
     out_leaves, out_tree = jax.tree_util.tree_flatten_with_path(out_shapes)
     if not out_leaves:
@@ -228,3 +247,259 @@ def trace_joint(fn, example_args, param_argnums=(0,)) -> TracedJoint:
     results = [Result("output") for _ in out_leaves] + \
         [Result("grad", i) for i in differentiable]
     return TracedJoint(lowered.compiler_ir("stablehlo"), arguments, results)
+
+
+# -- scanned layers ---------------------------------------------------------
+#
+# scan="body": a function whose forward jaxpr has one top-level `scan` (a
+# layer stack under lax.scan / Flax's nn.scan, MaxText's scan_layers) is
+# planned for one iteration of the scan's body, and the plan is applied the
+# way MaxText applies nn.remat inside nn.scan: the body runs under
+# jax.checkpoint(body, policy=...), so that JAX saves, per iteration, the
+# body's inputs backward needs (the carry: the layer-boundary activation)
+# and the values the policy names, stacked over the iterations.
+
+# Primitives that call their sub-jaxpr once, as it is: a scan inside one is
+# still at the top level of the function.
+_CALLS = {"jit": "jaxpr", "pjit": "jaxpr", "closed_call": "call_jaxpr",
+          "core_call": "call_jaxpr"}
+# Where a scan cannot be planned on its own, with what to tell the user.
+_HIDING = {
+    "custom_jvp_call": "a jax.custom_jvp function (its derivative is the "
+                       "custom rule, not the scan's)",
+    "custom_vjp_call": "a jax.custom_vjp function (its derivative is the "
+                       "custom rule, not the scan's)",
+    "custom_vjp_call_jaxpr": "a jax.custom_vjp function (its derivative is "
+                             "the custom rule, not the scan's)",
+    "checkpoint": "a jax.checkpoint (it already decides what is saved)",
+    "remat": "a jax.checkpoint (it already decides what is saved)",
+    "scan": "the body of another lax.scan (a nested scan)",
+    "while": "a lax.while_loop",
+    "cond": "a lax.cond",
+}
+
+
+@dataclass
+class ScanBody:
+    """The top-level scan whose body a scan-body export holds."""
+    length: int                 # iterations
+    where: str                  # the user's line that built the scan
+    num_consts: int             # body arguments: consts, carries, xs slices
+    num_carry: int
+    num_xs: int
+    reverse: bool
+
+    @property
+    def carry_arguments(self):
+        """Indices of the carry arguments of the body's joint function."""
+        return list(range(self.num_consts, self.num_consts + self.num_carry))
+
+
+@dataclass
+class _ScanSite:
+    eqn: object                 # the scan equation
+    path: tuple                 # the call equations around it, outermost first
+    operands: list              # per scan operand: the argument leaf it is, or None
+    where: str
+
+
+def _library_dirs():
+    dirs = [os.path.dirname(os.path.abspath(jax.__file__))]
+    for name in ("jaxlib", "flax"):
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.origin:
+            dirs.append(os.path.dirname(os.path.abspath(spec.origin)))
+    return tuple(d + os.sep for d in dirs)
+
+
+def _user_where(eqn):
+    """The innermost frame of eqn's traceback outside JAX, jaxlib, Flax and
+    this file (nn.scan builds its scan inside Flax: the user's line is the
+    call of the scanned module), as file:line (function); "" if none."""
+    traceback = eqn.source_info.traceback
+    libraries, own = _library_dirs(), os.path.abspath(__file__)
+    for frame in (traceback.frames if traceback is not None else []):
+        path = os.path.abspath(frame.file_name)
+        if path.startswith(libraries) or path == own:
+            continue
+        return f"{frame.file_name}:{frame.line_num} ({frame.function_name})"
+    return ""
+
+
+def _subjaxprs(eqn):
+    for value in eqn.params.values():
+        for item in (value if isinstance(value, tuple) else (value,)):
+            if isinstance(item, jax_core.ClosedJaxpr):
+                yield item.jaxpr
+            elif isinstance(item, jax_core.Jaxpr):
+                yield item
+
+
+def _first_scan(jaxpr):
+    """The first scan equation at any depth of `jaxpr`, or None."""
+    for eqn in jaxpr.eqns:
+        if eqn.primitive.name == "scan":
+            return eqn
+        for sub in _subjaxprs(eqn):
+            found = _first_scan(sub)
+            if found is not None:
+                return found
+    return None
+
+
+def _find_scans(jaxpr, env, path, found, hidden):
+    """Appends the top-level scans of `jaxpr` (looking through calls) to
+    `found` and (wrapper equation, scan equation) of scans inside anything
+    else to `hidden`. `env`: jaxpr variable -> argument leaf index."""
+    def operand(var):
+        return None if isinstance(var, jax_core.Literal) else env.get(var)
+
+    for eqn in jaxpr.eqns:
+        name = eqn.primitive.name
+        if name == "scan":
+            found.append(_ScanSite(eqn, path, [operand(v) for v in eqn.invars],
+                                   _user_where(eqn) or _where(eqn)))
+        elif name in _CALLS and _CALLS[name] in eqn.params:
+            sub = eqn.params[_CALLS[name]]
+            inner = sub.jaxpr if isinstance(sub, jax_core.ClosedJaxpr) else sub
+            inner_env = {iv: operand(ov) for iv, ov in zip(inner.invars, eqn.invars)}
+            _find_scans(inner, inner_env, path + (eqn,), found, hidden)
+        else:
+            for sub in _subjaxprs(eqn):
+                scan = _first_scan(sub)
+                if scan is not None:
+                    hidden.append((eqn, scan))
+                    break
+
+
+def _top_level_scan(closed):
+    """The one top-level scan of a traced function (None if it has no scan
+    at all); ExportError when scan="body" cannot plan its scans."""
+    found, hidden = [], []
+    env = {v: i for i, v in enumerate(closed.jaxpr.invars)}
+    _find_scans(closed.jaxpr, env, (), found, hidden)
+    advice = ("; use scan=\"unroll\" (--scan unroll) to plan the whole "
+              "function with every scan unrolled")
+    if hidden:
+        wrapper, scan = hidden[0]
+        what = _HIDING.get(wrapper.primitive.name,
+                           f"a {wrapper.primitive.name} primitive")
+        outer = _user_where(wrapper)
+        raise ExportError(f"the lax.scan at {_user_where(scan) or _where(scan)} "
+                          f"is inside {what}" + (f" at {outer}" if outer else "") +
+                          ": scan=\"body\" plans the body of a top-level scan "
+                          "only" + advice)
+    if len(found) > 1:
+        raise ExportError(f"the function has {len(found)} top-level lax.scan "
+                          "loops (at " + "; at ".join(s.where for s in found) +
+                          "): scan=\"body\" plans one scanned layer stack" + advice)
+    if not found:
+        return None
+    nested = _first_scan(found[0].eqn.params["jaxpr"].jaxpr)
+    if nested is not None:
+        inner = _user_where(nested) or _where(nested)
+        raise ExportError(f"the lax.scan at {found[0].where} has another scan "
+                          f"in its body (at {inner}): scan=\"body\" plans a "
+                          "body without loops" + advice)
+    return found[0]
+
+
+def _specs_of(jaxpr):
+    return [jax.ShapeDtypeStruct(v.aval.shape, v.aval.dtype)
+            for v in jaxpr.invars]
+
+
+def trace_scan_body(fn, example_args, param_argnums=(0,), required=True):
+    """(TracedJoint, ScanBody) of one iteration of the body of `fn`'s
+    top-level scan: the joint graph of body(consts, carry, xs slices) ->
+    {"carry": carry out, "ys": per-iteration outputs}.
+
+    Body arguments: a const or xs operand that is a leaf of fn's arguments
+    keeps that leaf's label and role (a per-layer slice of a stacked
+    parameter is `params.decoder.layer.mlp.wi_0.kernel`, a param); the
+    carry is `carry` (`carry.<i>` for several), an input: it is the
+    layer-boundary activation; other operands (values fn computes before
+    the scan) are `const.<i>` / `xs.<i>`, inputs. The cotangents are
+    `ct.carry`, `ct.ys`. Returns None when fn has no scan and not
+    `required`."""
+    call, specs, arguments = _flatten_arguments(fn, example_args,
+                                                tuple(param_argnums))
+    site = _top_level_scan(jax.make_jaxpr(call)(*specs))
+    if site is None:
+        if not required:
+            return None
+        raise ExportError("scan=\"body\": the function has no lax.scan (or "
+                          "nn.scan) to plan; leave scan unset to plan it whole")
+    params = site.eqn.params
+    body = params["jaxpr"]
+    consts, carries = params["num_consts"], params["num_carry"]
+    body_arguments = []
+    for position, outer in enumerate(site.operands):
+        if consts <= position < consts + carries:
+            index = position - consts
+            label = "carry" if carries == 1 else f"carry.{index}"
+            body_arguments.append(Argument(label, "input"))
+        elif outer is not None:
+            body_arguments.append(Argument(arguments[outer].label,
+                                           arguments[outer].role))
+        elif position < consts:
+            body_arguments.append(Argument(f"const.{position}", "input"))
+        else:
+            body_arguments.append(Argument(
+                f"xs.{position - consts - carries}", "input"))
+    run_body = jax_core.jaxpr_as_fun(body)
+
+    def body_fn(*leaves):
+        outs = list(run_body(*leaves))
+        carry, ys = outs[:carries], outs[carries:]
+        result = {"carry": carry[0] if len(carry) == 1 else carry}
+        if ys:
+            result["ys"] = ys[0] if len(ys) == 1 else ys
+        return result
+
+    traced = _trace_flat_joint(body_fn, _specs_of(body.jaxpr), body_arguments)
+    info = ScanBody(params["length"], site.where, consts, carries,
+                    len(site.operands) - consts - carries, params["reverse"])
+    return traced, info
+
+
+def _replace_eqn(jaxpr, path, old, new):
+    """`jaxpr` with equation `old` (inside the calls of `path`) replaced."""
+    if path:
+        call = path[0]
+        key = _CALLS[call.primitive.name]
+        sub = call.params[key]
+        if isinstance(sub, jax_core.ClosedJaxpr):
+            sub = sub.replace(jaxpr=_replace_eqn(sub.jaxpr, path[1:], old, new))
+        else:
+            sub = _replace_eqn(sub, path[1:], old, new)
+        old, new = call, call.replace(params={**call.params, key: sub})
+    return jaxpr.replace(eqns=[new if eqn is old else eqn for eqn in jaxpr.eqns])
+
+
+def checkpoint_scan_body(fn, example_args, policy, prevent_cse=False):
+    """`fn` traced on arguments shaped like `example_args`, with the body
+    of its top-level scan under `jax.checkpoint(body, policy=policy)` (what
+    MaxText's nn.remat inside nn.scan does). Returns a function of the
+    same arguments (arrays or tracers of those shapes and dtypes); it
+    computes what `fn` computes and is differentiable like it."""
+    call, specs, _ = _flatten_arguments(fn, example_args, ())
+    closed, out_shape = jax.make_jaxpr(call, return_shape=True)(*specs)
+    site = _top_level_scan(closed)
+    if site is None:
+        raise ExportError("the function has no lax.scan whose body could be "
+                          "checkpointed")
+    body = site.eqn.params["jaxpr"]
+    wrapped = jax.make_jaxpr(jax.checkpoint(
+        jax_core.jaxpr_as_fun(body), policy=policy,
+        prevent_cse=prevent_cse))(*_specs_of(body.jaxpr))
+    scan = site.eqn.replace(params={**site.eqn.params, "jaxpr": wrapped})
+    closed = closed.replace(jaxpr=_replace_eqn(closed.jaxpr, site.path,
+                                               site.eqn, scan))
+    run = jax_core.jaxpr_as_fun(closed)
+    out_tree = jax.tree_util.tree_structure(out_shape)
+
+    def with_checkpointed_body(*args):
+        leaves = jax.tree_util.tree_leaves(args)
+        return jax.tree_util.tree_unflatten(out_tree, run(*leaves))
+    return with_checkpointed_body

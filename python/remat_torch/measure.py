@@ -79,6 +79,7 @@ os.environ.setdefault("KINETO_LOG_LEVEL", "5")
 import torch  # noqa: E402
 from torch.profiler import ProfilerActivity, profile  # noqa: E402
 
+from remat.machine import cpu_model, load_average  # noqa: E402
 from remat_torch import RematPartitionError, partition  # noqa: E402
 from remat_torch.capture import _aot_api  # noqa: E402
 from remat_torch.cli import UserError, run  # noqa: E402
@@ -631,24 +632,6 @@ def plot(model, torch_version, directory):
     return path
 
 
-def _cpu_model():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return "unknown CPU"
-
-
-def _load_average():
-    try:
-        return " ".join(f"{x:.2f}" for x in os.getloadavg())
-    except OSError:
-        return "unknown"
-
-
 def _budgets(text):
     try:
         budgets = [float(x) for x in text.split(",") if x.strip()]
@@ -738,8 +721,8 @@ def main(argv=None):
 
     start = time.perf_counter()
     results = {"torch_version": torch.__version__,
-               "threads": torch.get_num_threads(), "cpu": _cpu_model(),
-               "nproc": os.cpu_count(), "load_average_start": _load_average(),
+               "threads": torch.get_num_threads(), "cpu": cpu_model(),
+               "nproc": os.cpu_count(), "load_average_start": load_average(),
                "repeats": repeats, "warmup": args.warmup, "seed": args.seed,
                "torch_budgets": budgets, "quick": args.quick, "models": []}
     for name in names:
@@ -751,7 +734,7 @@ def main(argv=None):
                 log))
         except ImportError as error:  # remat's extension is not built
             raise UserError(str(error)) from error
-    results["load_average_end"] = _load_average()
+    results["load_average_end"] = load_average()
     results["wall_s"] = time.perf_counter() - start
 
     table = markdown(results)
