@@ -19,6 +19,7 @@
 #include "absl/strings/strip.h"
 
 #include <array>
+#include <limits>
 #include <cmath>
 
 namespace remat {
@@ -81,6 +82,25 @@ absl::StatusOr<MemoryBudget> parseMemoryBudget(std::string_view text) {
   if (trimmed.empty())
     return bad("empty");
   MemoryBudget budget;
+  if (absl::ConsumePrefix(&trimmed, "total:")) {
+    absl::StatusOr<MemoryBudget> bytes =
+        parseMemoryBudget(asStd(absl::StripAsciiWhitespace(trimmed)));
+    if (!bytes.ok() || bytes->kind != MemoryBudget::Kind::Bytes ||
+        bytes->total)
+      return bad("'total:' takes bytes (\"total:8GiB\"): the total peak has "
+                 "no fraction");
+    bytes->total = true;
+    return bytes;
+  }
+  if (absl::ConsumePrefix(&trimmed, "activations:")) {
+    absl::StatusOr<MemoryBudget> rest =
+        parseMemoryBudget(asStd(absl::StripAsciiWhitespace(trimmed)));
+    if (!rest.ok())
+      return rest.status();
+    if (rest->total)
+      return bad("'activations:' and 'total:' are two different bounds");
+    return rest;
+  }
   if (absl::ConsumeSuffix(&trimmed, "peak")) {
     double fraction = 0;
     if (!absl::SimpleAtod(absl::StripAsciiWhitespace(trimmed), &fraction) ||
@@ -143,7 +163,7 @@ absl::StatusOr<MemoryBudget> parseMemoryBudget(std::string_view text) {
 std::string toString(const MemoryBudget &budget) {
   switch (budget.kind) {
   case MemoryBudget::Kind::Bytes:
-    return absl::StrCat(budget.bytes);
+    return absl::StrCat(budget.total ? "total:" : "", budget.bytes);
   case MemoryBudget::Kind::Fraction:
     return absl::StrFormat("%g", budget.fraction);
   case MemoryBudget::Kind::FractionOfPeak:
@@ -354,14 +374,47 @@ absl::StatusOr<Plan> planOptimal(const PlanContext &context) {
   return planFromOptimal(context, std::move(*solution), budgetBytes);
 }
 
+/// `options` with a `total:` budget turned into the activation budget it
+/// leaves once the graph's inputs, parameters and tangents are held (the
+/// bytes the simulator reports beside the activation peak).
+absl::StatusOr<PlanOptions> withActivationBudget(const PlanOptions &options,
+                                                 const FlatGraph &flat,
+                                                 const SimulationTables &tables) {
+  if (!options.budget || !options.budget->total)
+    return options;
+  int64_t resident = 0;
+  for (size_t id = 0; id < flat.numValues(); ++id) {
+    int8_t role = flat.inputRole[id];
+    if (role == FlatGraph::kNotInput ||
+        role == static_cast<int8_t>(InputRole::RngState))
+      continue;
+    int64_t bytes = tables.valueBytes[id];
+    resident = bytes > std::numeric_limits<int64_t>::max() - resident
+                   ? std::numeric_limits<int64_t>::max()
+                   : resident + bytes;
+  }
+  const int64_t total = options.budget->bytes;
+  if (total < resident)
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "memory budget total:", formatBytes(total), " (", total,
+        " bytes) is infeasible: the graph's inputs, parameters and tangents "
+        "alone take ", formatBytes(resident), " (", resident,
+        " bytes), before any activation; raise the budget above that, or "
+        "bound the activations alone (activations:<bytes>)"));
+  PlanOptions resolved = options;
+  resolved.budget->bytes = total - resident;
+  resolved.budget->total = false;
+  return resolved;
+}
+
 } // namespace
 
 absl::StatusOr<Plan> planRematerialization(const Graph &graph,
-                                           const PlanOptions &options) {
-  ProgressReporter progress(options);
+                                           const PlanOptions &requested) {
+  ProgressReporter progress(requested);
   // classify(graph), with the flat form kept for every later pass; the
   // graph is validated while it is copied.
-  CostModel costModel(options.target);
+  CostModel costModel(requested.target);
   SimulationTables tables;
   absl::StatusOr<FlatGraph> flat =
       buildValidatedFlatGraph(graph, costModel, tables);
@@ -370,6 +423,12 @@ absl::StatusOr<Plan> planRematerialization(const Graph &graph,
   absl::StatusOr<Classification> phases = classifyFlat(graph, *flat);
   if (!phases.ok())
     return phases.status();
+  // From here on a `total:` budget is the activation budget it leaves.
+  absl::StatusOr<PlanOptions> resolved =
+      withActivationBudget(requested, *flat, tables);
+  if (!resolved.ok())
+    return resolved.status();
+  const PlanOptions &options = *resolved;
   absl::StatusOr<Constraints> constraints =
       computeConstraints(graph, *flat, *phases, options.policy);
   if (!constraints.ok())

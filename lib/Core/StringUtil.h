@@ -20,6 +20,9 @@ namespace remat {
 inline absl::string_view asAbsl(std::string_view text) {
   return absl::string_view(text.data(), text.size());
 }
+inline std::string_view asStd(absl::string_view text) {
+  return std::string_view(text.data(), text.size());
+}
 
 /// "64 MiB", "1.5 GiB", "512 B": byte counts in reasons and errors.
 std::string formatBytes(int64_t bytes);

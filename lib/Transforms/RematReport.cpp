@@ -20,6 +20,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <limits>
 #include <optional>
 
 namespace remat {
@@ -192,6 +193,23 @@ double totalDurationIncrease(DictionaryAttr summary) {
   return original > 0 ? recompute / original : 0;
 }
 
+/// The activation peak plus the inputs, parameters and tangents the
+/// runtime holds through the step (issue #16 item 2); unset for a plan
+/// recorded before tangent bytes were (then the figure would be short).
+std::optional<int64_t> totalPeakBytes(DictionaryAttr summary) {
+  int64_t total = 0;
+  for (StringRef field : {"peak_memory_bytes", "input_bytes",
+                          "parameter_bytes", "tangent_bytes"}) {
+    std::optional<int64_t> bytes = intField(summary, field);
+    if (!bytes)
+      return std::nullopt;
+    total = *bytes > std::numeric_limits<int64_t>::max() - total
+                ? std::numeric_limits<int64_t>::max()
+                : total + *bytes;
+  }
+  return total;
+}
+
 //===----------------------------------------------------------------------===//
 // JSON
 //===----------------------------------------------------------------------===//
@@ -215,9 +233,11 @@ void writeJson(llvm::json::OStream &json, const FunctionReport &report) {
       json.attribute("policy", policy);
     optionalInt("budget_bytes", intField(s, "budget_bytes"));
     optionalInt("peak_memory_bytes", intField(s, "peak_memory_bytes"));
+    optionalInt("total_peak_bytes", totalPeakBytes(s));
     optionalInt("saved_bytes", intField(s, "saved_bytes"));
     optionalInt("input_bytes", intField(s, "input_bytes"));
     optionalInt("parameter_bytes", intField(s, "parameter_bytes"));
+    optionalInt("tangent_bytes", intField(s, "tangent_bytes"));
     json.attribute("recompute_flops", floatField(s, "recompute_flops"));
     json.attribute("predicted_recompute_time_us",
                    floatField(s, "predicted_recompute_time_us"));
@@ -294,6 +314,9 @@ void writeText(llvm::raw_ostream &os, const FunctionReport &report) {
      << (budget ? bytesWithExact(*budget) : std::string("none")) << "\n";
   os << "  peak memory:         "
      << bytesWithExact(intField(s, "peak_memory_bytes").value_or(0)) << "\n";
+  if (std::optional<int64_t> total = totalPeakBytes(s))
+    os << "  total peak:          " << bytesWithExact(*total)
+       << " (with the inputs, parameters and tangents)\n";
   os << "  saved for backward:  "
      << bytesWithExact(intField(s, "saved_bytes").value_or(0)) << "\n";
   os << "  recompute:           "

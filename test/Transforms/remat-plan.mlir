@@ -42,7 +42,7 @@
 // MINCUT-LABEL: func.func @exp_chain
 // MINCUT-SAME: %{{.*}}: tensor<8xf32> {remat.decision = ["input"], remat.reason = ["input: a recomputation in backward reads this function input"], remat.role = "input"}
 // MINCUT-SAME: remat.plan = {allow_inexact_derivation = false,
-// MINCUT-SAME: strategy = "min-cut", target = "h100"
+// MINCUT-SAME: strategy = "min-cut", tangent_bytes = 32 : i64, target = "h100"
 // MINCUT: remat.exp %{{.*}} {remat.decision = ["recompute"], remat.name = "e1", remat.reason = ["recomputed from %arg0 (cheaper than saving 32 B)"]}
 // MINCUT: remat.exp %{{.*}} {remat.decision = ["recompute"], remat.name = "e2", remat.reason = ["recomputed from e1 (cheaper than saving 32 B)"]}
 // MINCUT: remat.exp %{{.*}} {remat.decision = ["save"], remat.name = "y"

@@ -24,9 +24,11 @@
 // JSON-NEXT:     "policy": null,
 // JSON-NEXT:     "budget_bytes": null,
 // JSON-NEXT:     "peak_memory_bytes": 160,
+// JSON-NEXT:     "total_peak_bytes": 224,
 // JSON-NEXT:     "saved_bytes": 32,
 // JSON-NEXT:     "input_bytes": 32,
 // JSON-NEXT:     "parameter_bytes": 0,
+// JSON-NEXT:     "tangent_bytes": 32,
 // JSON-NEXT:     "recompute_flops": 64,
 // JSON-NEXT:     "predicted_recompute_time_us": {{[0-9.e+-]+}},
 // JSON-NEXT:     "predicted_total_time_us": {{[0-9.e+-]+}},
@@ -95,6 +97,7 @@
 // TEXT-NEXT:   policy:              none
 // TEXT-NEXT:   budget:              none
 // TEXT-NEXT:   peak memory:         160 B
+// TEXT-NEXT:   total peak:          224 B (with the inputs, parameters and tangents)
 // TEXT-NEXT:   saved for backward:  32 B
 // TEXT-NEXT:   recompute:           64 FLOPs, 8.000 us predicted (total duration +33.333%)
 // TEXT-NEXT:   inexact derivation:  not allowed

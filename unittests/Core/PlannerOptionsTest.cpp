@@ -68,6 +68,23 @@ TEST(PlannerOptions, MemoryBudgets) {
   expectError(parseMemoryBudget("lots"), "memory budget 'lots'");
   expectError(parseMemoryBudget("-3MiB"), "not a non-negative number");
   expectError(parseMemoryBudget("0peak"), "must be a positive number");
+  // Which peak the budget bounds (#16 item 2).
+  absl::StatusOr<MemoryBudget> total = parseMemoryBudget("total:8GiB");
+  ASSERT_TRUE(total.ok());
+  EXPECT_TRUE(total->total);
+  EXPECT_EQ(total->bytes, 8LL << 30);
+  EXPECT_EQ(toString(*total), "total:8589934592");
+  absl::StatusOr<MemoryBudget> activations =
+      parseMemoryBudget("activations:1KiB");
+  ASSERT_TRUE(activations.ok());
+  EXPECT_FALSE(activations->total);
+  EXPECT_EQ(activations->bytes, 1024);
+  EXPECT_EQ(parseMemoryBudget("activations:0.5")->kind,
+            MemoryBudget::Kind::Fraction);
+  expectError(parseMemoryBudget("total:0.5"), "'total:' takes bytes");
+  expectError(parseMemoryBudget("total:0.8peak"), "'total:' takes bytes");
+  expectError(parseMemoryBudget("activations:total:1"),
+              "two different bounds");
 }
 
 //===----------------------------------------------------------------------===//
@@ -196,6 +213,28 @@ TEST(PlannerTags, LargeReductionsAreNotRecomputedAutomatically) {
 //===----------------------------------------------------------------------===//
 // Budget
 //===----------------------------------------------------------------------===//
+
+// A total budget bounds the activation peak plus the inputs, parameters and
+// tangents: the plan is the one at the activation budget that leaves.
+TEST(PlannerBudget, TotalBudgetsLeaveTheResidentBytesOut) {
+  Graph graph = test::buildLlamaLayer();
+  PlanOptions options = test::optionsFor(Strategy::Budget);
+  options.budget = *parseMemoryBudget("0.5");
+  Plan activations = test::planOrDie(graph, options);
+  const SimulationResult &sim = activations.simulation;
+  const int64_t resident =
+      sim.inputBytes + sim.parameterBytes + sim.tangentBytes;
+  ASSERT_GT(resident, 0);
+  options.budget = MemoryBudget{MemoryBudget::Kind::Bytes,
+                                *activations.budgetBytes + resident, 0, true};
+  Plan total = test::planOrDie(graph, options);
+  EXPECT_EQ(total.budgetBytes, activations.budgetBytes);
+  EXPECT_EQ(total.schedule.steps, activations.schedule.steps);
+  options.budget = MemoryBudget{MemoryBudget::Kind::Bytes, resident - 1, 0,
+                                true};
+  expectError(planRematerialization(graph, options),
+              "inputs, parameters and tangents alone take");
+}
 
 TEST(PlannerBudget, InfeasibleBudgetNamesTheSmallestFeasibleOne) {
   Graph graph = test::buildLlamaLayer();

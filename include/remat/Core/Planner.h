@@ -77,10 +77,19 @@ struct MemoryBudget {
   Kind kind = Kind::Bytes;
   int64_t bytes = 0;
   double fraction = 0;
+  /// Bytes only (`total:8GiB`): the budget bounds the total peak, the
+  /// activation peak plus the graph's inputs, parameters and tangents
+  /// (SimulationResult's inputBytes + parameterBytes + tangentBytes, which
+  /// the runtime holds through the step); planning subtracts those.
+  /// Otherwise it bounds the activation peak.
+  bool total = false;
 };
-/// "1073741824", "512MiB", "2GiB", "0.5", "0.8peak". An integer is bytes;
-/// a number with a decimal point is a fraction in [0, 1]; units are B, KiB,
-/// MiB, GiB, TiB (powers of 1024) and KB, MB, GB, TB (powers of 1000).
+/// "1073741824", "512MiB", "2GiB", "0.5", "0.8peak", "total:8GiB",
+/// "activations:8GiB". An integer is bytes; a number with a decimal point
+/// is a fraction in [0, 1]; units are B, KiB, MiB, GiB, TiB (powers of
+/// 1024) and KB, MB, GB, TB (powers of 1000). `total:` bounds the total
+/// peak (bytes only); `activations:` (the same as no prefix) the
+/// activation peak.
 absl::StatusOr<MemoryBudget> parseMemoryBudget(std::string_view text);
 std::string toString(const MemoryBudget &budget);
 
