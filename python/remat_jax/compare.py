@@ -90,7 +90,7 @@ import jax.numpy as jnp
 from jax.ad_checkpoint import print_saved_residuals
 
 import remat
-from remat.cli import UserError
+from remat.cli import UserError, write_output
 from remat.machine import cpu_model, load_average
 from remat.planner import PlanError
 from remat_jax import maxtext
@@ -856,11 +856,9 @@ def main(argv=None):
     table = markdown(record)
     sys.stdout.write(table)
     if args.markdown:
-        with open(args.markdown, "w") as f:
-            f.write(table)
+        write_output(args.markdown, table)
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump(record, f, indent=1)
+        write_output(args.json, json.dumps(record, indent=1))
     if args.plot:
         log(f"plot: {plot(record, args.plot)}")
     return 0

@@ -79,6 +79,7 @@ os.environ.setdefault("KINETO_LOG_LEVEL", "5")
 import torch  # noqa: E402
 from torch.profiler import ProfilerActivity, profile  # noqa: E402
 
+from remat.cli import write_output  # noqa: E402
 from remat.machine import cpu_model, load_average  # noqa: E402
 from remat_torch import RematPartitionError, partition  # noqa: E402
 from remat_torch.capture import _aot_api  # noqa: E402
@@ -740,11 +741,9 @@ def main(argv=None):
     table = markdown(results)
     sys.stdout.write(table)
     if args.markdown:
-        with open(args.markdown, "w") as f:
-            f.write(table)
+        write_output(args.markdown, table)
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump(results, f, indent=1)
+        write_output(args.json, json.dumps(results, indent=1))
     if args.plots:
         for model in results["models"]:
             log(f"plot: {plot(model, torch.__version__, args.plots)}")
