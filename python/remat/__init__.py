@@ -3,12 +3,12 @@
 - `plan(mlir_text, **options) -> Report`: remat's planner in this process
   (the `_remat` extension built from lib/Bindings/Python), with the options
   of `remat-plan` as keywords (`strategy`, `memory_budget`, `target`,
-  `target_file`, `policy`, `allow_inexact_derivation`).
+  `target_file`, `policy`, `allow_inexact_derivation`, `recompute_banned`).
 - `Report`: the JSON report, read.
 - `PlanError`: the planner's refusal, with its message (and the smallest
   reachable peak for an infeasible budget).
 
-Frontends (`remat_torch`, later `remat_jax`) build the `.mlir` text of a
+Frontends (`remat_torch`, `remat_jax`) build the `.mlir` text of a
 joint graph and read the report; they import this package, never the
 reverse. See docs/Python.md.
 """
