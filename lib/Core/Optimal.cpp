@@ -904,7 +904,8 @@ finish(const Graph &graph, const Classification &phases,
   dropUnreadEvaluations(graph, schedule);
   double costUs = 0;
   for (OpId op : schedule.steps)
-    costUs += problem.costUs[problem.position[op]];
+    if (int pos = problem.position[op]; pos != kNone)
+      costUs += problem.costUs[pos]; // folded views have none and cost 0
   absl::StatusOr<SimulationResult> simulation =
       simulate(graph, phases, schedule, costModel);
   if (!simulation.ok())
