@@ -16,14 +16,18 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ExecutionEngine/Orc/Core.h"
@@ -377,6 +381,119 @@ void appendDescriptor(std::vector<int64_t> &fields, void *data,
   fields.insert(fields.end(), strides.begin(), strides.end());
 }
 
+//===----------------------------------------------------------------------===//
+// Counting allocation hooks (RunnerOptions::measureMemory)
+//===----------------------------------------------------------------------===//
+
+/// Live heap buffers of lowered code, by address, and the high-water mark
+/// of their sum. One per process: the hooks are plain functions that JIT
+/// code calls without a context. A measured call resets the mark at its
+/// start and reads it at its end.
+struct HeapCounter {
+  std::mutex mutex;
+  llvm::DenseMap<void *, int64_t> sizes;
+  int64_t liveBytes = 0;
+  int64_t peakBytes = 0;
+  int64_t allocations = 0;
+  int64_t allocatedBytes = 0;
+
+  void *record(void *pointer, uint64_t size) {
+    if (!pointer)
+      return nullptr;
+    std::lock_guard<std::mutex> lock(mutex);
+    sizes[pointer] = static_cast<int64_t>(size);
+    liveBytes += static_cast<int64_t>(size);
+    peakBytes = std::max(peakBytes, liveBytes);
+    ++allocations;
+    allocatedBytes += static_cast<int64_t>(size);
+    return pointer;
+  }
+  void release(void *pointer) {
+    if (!pointer)
+      return;
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = sizes.find(pointer);
+    if (it == sizes.end())
+      return;
+    liveBytes -= it->second;
+    sizes.erase(it);
+  }
+  /// Starts a measurement: the mark restarts from what is live now.
+  void begin() {
+    std::lock_guard<std::mutex> lock(mutex);
+    peakBytes = liveBytes;
+    allocations = 0;
+    allocatedBytes = 0;
+  }
+  /// Ends a measurement that began with `liveAtBegin` live bytes.
+  void end(int64_t liveAtBegin, MemoryMeasurement &measurement) {
+    std::lock_guard<std::mutex> lock(mutex);
+    measurement.heapAllocations = allocations;
+    measurement.heapAllocatedBytes = allocatedBytes;
+    measurement.heapPeakBytes = peakBytes - liveAtBegin;
+    measurement.heapLiveAtReturnBytes = liveBytes - liveAtBegin;
+  }
+  int64_t getLiveBytes() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return liveBytes;
+  }
+};
+
+HeapCounter &getHeapCounter() {
+  static HeapCounter counter;
+  return counter;
+}
+
+// The signatures finalize-memref-to-llvm{use-generic-functions} declares:
+// alloc(size), aligned_alloc(alignment, size), free(pointer); sizes are
+// index (64-bit on this host).
+void *countingAlloc(uint64_t size) {
+  return getHeapCounter().record(std::malloc(size), size);
+}
+
+void *countingAlignedAlloc(uint64_t alignment, uint64_t size) {
+  void *pointer = nullptr;
+  // posix_memalign wants a power of two that is a multiple of
+  // sizeof(void *); memref alignments are powers of two.
+  size_t effective = std::max<size_t>(alignment, sizeof(void *));
+  if (posix_memalign(&pointer, effective, std::max<uint64_t>(size, 1)) != 0)
+    return nullptr;
+  return getHeapCounter().record(pointer, size);
+}
+
+void countingFree(void *pointer) {
+  getHeapCounter().release(pointer);
+  std::free(pointer);
+}
+
+/// The bytes of the fixed-size stack buffers (llvm.alloca with a constant
+/// count, from memref.alloca) in each function of the lowered module; an
+/// error for one with a dynamic count.
+llvm::Expected<llvm::StringMap<int64_t>> getStackBytes(ModuleOp module) {
+  llvm::StringMap<int64_t> bytes;
+  DataLayout layout(module);
+  std::string dynamic;
+  module.walk([&](LLVM::LLVMFuncOp func) {
+    int64_t total = 0;
+    func.walk([&](LLVM::AllocaOp alloca) {
+      APInt count;
+      if (!matchPattern(alloca.getArraySize(), m_ConstantInt(&count))) {
+        dynamic = func.getName().str();
+        return;
+      }
+      total += count.getSExtValue() *
+               static_cast<int64_t>(layout.getTypeSize(alloca.getElemType()));
+    });
+    bytes[func.getName()] = total;
+  });
+  if (!dynamic.empty())
+    return llvm::createStringError(
+        "--measure-memory: @" + dynamic +
+        " allocates a dynamically sized stack buffer, which cannot be "
+        "counted");
+  return bytes;
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -432,8 +549,16 @@ llvm::Expected<std::unique_ptr<Runner>> Runner::create(ModuleOp module,
 
 llvm::Expected<std::unique_ptr<Runner>>
 Runner::create(ModuleOp module, const RunnerOptions &options) {
+  if (options.measureMemory && options.device != Device::CPU)
+    return llvm::createStringError(
+        "measuring memory works on the CPU only: the counting allocation "
+        "hooks replace malloc/free of remat-lower-to-cpu's host code, while "
+        "on " +
+        getDeviceName(options.device).str() +
+        " the buffers are managed memory that the CUDA runtime allocates");
   std::unique_ptr<Runner> runner(new Runner());
   runner->device = options.device;
+  runner->measuringMemory = options.measureMemory;
   for (auto func : module.getOps<func::FuncOp>())
     if (std::optional<FunctionSignature> signature = signatureOf(func))
       runner->functions.push_back(std::move(*signature));
@@ -471,7 +596,8 @@ Runner::create(ModuleOp module, const RunnerOptions &options) {
     buildLowerToNVVMPipeline(pm, gpu);
     target = "an NVIDIA GPU (remat-lower-to-nvvm)";
   } else {
-    buildLowerToCPUPipeline(pm, /*resultsToOutParams=*/true);
+    buildLowerToCPUPipeline(pm, /*resultsToOutParams=*/true,
+                            /*genericAllocFunctions=*/options.measureMemory);
   }
   std::string diagnostics;
   {
@@ -485,6 +611,13 @@ Runner::create(ModuleOp module, const RunnerOptions &options) {
     if (failed(pm.run(*lowered)))
       return llvm::createStringError("lowering the module to " + target.str() +
                                      " failed:\n" + diagnostics);
+  }
+
+  if (options.measureMemory) {
+    auto stackBytes = getStackBytes(*lowered);
+    if (!stackBytes)
+      return stackBytes.takeError();
+    runner->stackBytes = std::move(*stackBytes);
   }
 
   initializeNativeTarget();
@@ -535,6 +668,22 @@ Runner::create(ModuleOp module, const RunnerOptions &options) {
       return symbols;
     });
   }
+  if (options.measureMemory) {
+    runner->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+      llvm::orc::SymbolMap symbols;
+      auto bind = [&](StringRef name, void *address) {
+        symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                                   llvm::JITSymbolFlags::Exported};
+      };
+      bind("_mlir_memref_to_llvm_alloc",
+           reinterpret_cast<void *>(&countingAlloc));
+      bind("_mlir_memref_to_llvm_aligned_alloc",
+           reinterpret_cast<void *>(&countingAlignedAlloc));
+      bind("_mlir_memref_to_llvm_free",
+           reinterpret_cast<void *>(&countingFree));
+      return symbols;
+    });
+  }
   // Link every callable function now (not at its first call), so a missing
   // symbol is reported here and before anything needs the driver.
   for (const FunctionSignature &signature : runner->functions)
@@ -551,6 +700,8 @@ Runner::create(ModuleOp module, const RunnerOptions &options) {
   llvm::raw_string_ostream summary(text);
   summary << getDeviceName(options.device) << ": " << runner->functions.size()
           << " callable functions";
+  if (options.measureMemory)
+    summary << ", heap allocations counted";
   if (options.device == Device::CUDA)
     summary << ", " << kernels << " kernels (" << gpu.chip << " "
             << (gpu.format == "bin"   ? "cubin"
@@ -570,7 +721,12 @@ const FunctionSignature *Runner::lookup(StringRef function) const {
 }
 
 llvm::Expected<std::vector<HostTensor>>
-Runner::run(StringRef function, ArrayRef<HostTensor> inputs) const {
+Runner::run(StringRef function, ArrayRef<HostTensor> inputs,
+            MemoryMeasurement *measurement) const {
+  if (measurement && !measuringMemory)
+    return llvm::createStringError(
+        "measuring the memory of @" + function.str() +
+        " needs a runner created with RunnerOptions::measureMemory");
   const FunctionSignature *signature = lookup(function);
   if (!signature) {
     std::string known;
@@ -607,14 +763,15 @@ Runner::run(StringRef function, ArrayRef<HostTensor> inputs) const {
   std::vector<HostTensor> results;
   for (const TensorSpec &spec : signature->results)
     results.push_back(HostTensor::zeros(spec.kind, spec.shape));
-  if (llvm::Error error = invoke(function, arguments, results))
+  if (llvm::Error error = invoke(function, arguments, results, measurement))
     return std::move(error);
   return results;
 }
 
 llvm::Error Runner::invoke(StringRef function,
                            std::vector<HostTensor> &arguments,
-                           std::vector<HostTensor> &results) const {
+                           std::vector<HostTensor> &results,
+                           MemoryMeasurement *measurement) const {
   std::vector<int64_t> fields;
   auto call = [&]() -> llvm::Error {
     SmallVector<void *> packed;
@@ -627,7 +784,20 @@ llvm::Error Runner::invoke(StringRef function,
       appendDescriptor(fields, argument.bytes.data(), argument.shape);
     for (HostTensor &result : results)
       appendDescriptor(fields, result.bytes.data(), result.shape);
-    return call();
+    if (!measurement)
+      return call();
+    *measurement = MemoryMeasurement();
+    for (const HostTensor &argument : arguments)
+      measurement->argumentBytes += argument.bytes.size();
+    for (const HostTensor &result : results)
+      measurement->resultBytes += result.bytes.size();
+    measurement->stackBytes = stackBytes.lookup(function);
+    HeapCounter &heap = getHeapCounter();
+    int64_t liveAtBegin = heap.getLiveBytes();
+    heap.begin();
+    llvm::Error error = call();
+    heap.end(liveAtBegin, *measurement);
+    return error;
   }
 
   // CUDA: the driver is needed from here on. Loading the kernels (the

@@ -100,6 +100,14 @@ struct Options {
                "--check-partition the partitioned functions on --device with "
                "the joint function on the CPU (bitwise unless --atol/--rtol)"),
       cl::init(false), cl::cat(runCategory)};
+  cl::opt<bool> measureMemory{
+      "measure-memory",
+      cl::desc("cpu: count the heap allocations of the lowered code and "
+               "print, per call, the bytes of arguments, results, the heap "
+               "high-water mark and stack buffers; with --check-partition "
+               "also the plan's measured activation peak (comparable to "
+               "remat-report's peak_memory_bytes)"),
+      cl::init(false), cl::cat(runCategory)};
   cl::opt<bool> compileOnly{
       "compile-only",
       cl::desc("Lower, JIT-compile and link the functions for --device, "
@@ -228,6 +236,18 @@ void printTensors(StringRef label, ArrayRef<HostTensor> tensors,
                  << formatElements(tensor, format) << "\n";
 }
 
+/// One line on a measured call (docs/Lowering.md, "Measuring memory").
+void printMemory(StringRef function, const MemoryMeasurement &memory) {
+  llvm::outs() << "@" << function << " memory (bytes): arguments "
+               << memory.argumentBytes << " results " << memory.resultBytes
+               << " heap-high-water " << memory.heapPeakBytes << " stack "
+               << memory.stackBytes << " peak-without-arguments "
+               << memory.getPeakWithoutArguments() << " | heap allocations "
+               << memory.heapAllocations << " allocated "
+               << memory.heapAllocatedBytes << " live-at-return "
+               << memory.heapLiveAtReturnBytes << "\n";
+}
+
 /// Compares `actual` with `expected` pairwise, printing one line per pair
 /// labelled `labels[i]`; returns whether all match (bitwise without a
 /// tolerance).
@@ -296,10 +316,14 @@ int checkPartition(const Options &options, const RunnerOptions &compile,
   for (auto [i, spec] : llvm::enumerate(jointSignature->inputs))
     if (spec.role != "tangent")
       forwardArguments.push_back(arguments[i]);
-  auto jointResults = joint.run(options.function, arguments);
+  MemoryMeasurement jointMemory, forwardMemory, backwardMemory;
+  bool measure = options.measureMemory;
+  auto jointResults =
+      joint.run(options.function, arguments, measure ? &jointMemory : nullptr);
   if (!jointResults)
     return fail(llvm::toString(jointResults.takeError()));
-  auto forwardResults = (*split)->run(forwardName, forwardArguments);
+  auto forwardResults = (*split)->run(forwardName, forwardArguments,
+                                      measure ? &forwardMemory : nullptr);
   if (!forwardResults)
     return fail(llvm::toString(forwardResults.takeError()));
 
@@ -318,9 +342,26 @@ int checkPartition(const Options &options, const RunnerOptions &compile,
                                             forwardResults->end());
   backwardArguments.insert(backwardArguments.end(), arguments.begin(),
                            arguments.end());
-  auto backwardResults = (*split)->run(backwardName, backwardArguments);
+  auto backwardResults = (*split)->run(backwardName, backwardArguments,
+                                       measure ? &backwardMemory : nullptr);
   if (!backwardResults)
     return fail(llvm::toString(backwardResults.takeError()));
+  if (measure) {
+    printMemory(options.function, jointMemory);
+    printMemory(forwardName, forwardMemory);
+    printMemory(backwardName, backwardMemory);
+    // The plan's activations, as the simulator counts them: graph inputs,
+    // parameters, tangents and RNG state are out (they are arguments);
+    // the forward's results (outputs and saved values) are held by the
+    // caller from the forward call to the end of the backward one.
+    int64_t forwardPhase = forwardMemory.getPeakWithoutArguments();
+    int64_t backwardPhase =
+        forwardMemory.resultBytes + backwardMemory.getPeakWithoutArguments();
+    llvm::outs() << "@" << forwardName << " + @" << backwardName
+                 << " memory (bytes): forward-phase " << forwardPhase
+                 << " backward-phase " << backwardPhase << " activation-peak "
+                 << std::max(forwardPhase, backwardPhase) << "\n";
+  }
   next = 0;
   for (auto [i, spec] : llvm::enumerate(jointSignature->results)) {
     if (spec.role != "grad")
@@ -385,6 +426,14 @@ int runnerMain(int argc, char **argv) {
     return fail("--compare-devices and --compare=" + options.compare +
                 " cannot be combined: the first compares devices, the "
                 "second functions");
+  if (options.measureMemory && compile.device != Device::CPU)
+    return fail("--measure-memory works with --device=cpu only: it counts "
+                "the heap allocations of remat-lower-to-cpu's host code "
+                "(on " +
+                options.device +
+                " buffers are the CUDA runtime's managed "
+                "memory, which it does not count)");
+  compile.measureMemory = options.measureMemory;
   if (options.gpuFormat != "auto" && options.gpuFormat != "bin" &&
       options.gpuFormat != "isa")
     return fail("--gpu-format must be auto, bin or isa, got '" +
@@ -461,10 +510,14 @@ int runnerMain(int argc, char **argv) {
   if (!options.partitioned.empty())
     return checkPartition(options, compile, context, **runner, arguments);
 
-  auto results = (*runner)->run(options.function, arguments);
+  MemoryMeasurement memory;
+  auto results = (*runner)->run(options.function, arguments,
+                                options.measureMemory ? &memory : nullptr);
   if (!results)
     return fail(llvm::toString(results.takeError()));
   printTensors("@" + options.function + " result", *results, format);
+  if (options.measureMemory)
+    printMemory(options.function, memory);
   if (reference) {
     auto expected = reference->run(options.function, arguments);
     if (!expected)
@@ -482,11 +535,15 @@ int runnerMain(int argc, char **argv) {
   if (options.compare.empty())
     return 0;
 
-  auto others = (*runner)->run(options.compare, arguments);
+  MemoryMeasurement otherMemory;
+  auto others = (*runner)->run(options.compare, arguments,
+                               options.measureMemory ? &otherMemory : nullptr);
   if (!others)
     return fail("--compare=" + options.compare + ": " +
                 llvm::toString(others.takeError()));
   printTensors("@" + options.compare + " result", *others, format);
+  if (options.measureMemory)
+    printMemory(options.compare, otherMemory);
   if (others->size() != results->size())
     return fail("@" + options.function + " returns " +
                 std::to_string(results->size()) + " results but @" +

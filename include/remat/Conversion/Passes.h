@@ -41,8 +41,12 @@ void populateRematToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
 /// remat-lower-to-linalg, bufferization and the host lowering to the LLVM
 /// dialect. With `resultsToOutParams`, tensor results become trailing
-/// memref out-parameters (the runner's calling convention).
-void buildLowerToCPUPipeline(mlir::OpPassManager &pm, bool resultsToOutParams);
+/// memref out-parameters (the runner's calling convention). With
+/// `genericAllocFunctions`, heap buffers are allocated and freed through
+/// `_mlir_memref_to_llvm_{alloc,aligned_alloc,free}`, which the host program
+/// must define (the runner's memory measurement counts bytes in them).
+void buildLowerToCPUPipeline(mlir::OpPassManager &pm, bool resultsToOutParams,
+                             bool genericAllocFunctions = false);
 
 /// Options shared by the GPU pipelines.
 struct GPULoweringOptions {

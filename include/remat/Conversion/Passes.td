@@ -52,12 +52,25 @@ def RematLowerToCPUPass : Pass<"remat-lower-to-cpu", "::mlir::ModuleOp"> {
     LLVM intrinsics and libm, and the arith/cf/func conversions to LLVM.
     The result runs under `mlir-runner` (with `libmlir_c_runner_utils`) or
     MLIR's ExecutionEngine.
+
+    With `generic-alloc-functions`, heap buffers are allocated with
+    `_mlir_memref_to_llvm_aligned_alloc(alignment, size)` and freed with
+    `_mlir_memref_to_llvm_free` (`finalize-memref-to-llvm`'s
+    `use-generic-functions` and `use-aligned-alloc`) instead of `malloc` and
+    `free`: the host program defines them (`remat-run --measure-memory`
+    counts live bytes in them). The alignment is passed rather than padded
+    into the size. Nothing else changes.
   }];
   let options = [
     Option<"resultsToOutParams", "results-to-out-params", "bool",
            /*default=*/"false",
            "Turn tensor results into trailing out-parameters that the caller "
            "allocates (the calling convention of remat-run)">,
+    Option<"genericAllocFunctions", "generic-alloc-functions", "bool",
+           /*default=*/"false",
+           "Allocate and free heap buffers through "
+           "_mlir_memref_to_llvm_aligned_alloc and _mlir_memref_to_llvm_free, "
+           "which the host program defines (remat-run --measure-memory)">,
   ];
 }
 

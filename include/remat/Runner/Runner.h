@@ -24,6 +24,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -116,6 +117,42 @@ struct RunnerOptions {
   /// CUDA: the toolkit (libdevice, ptxas); "" finds one: $CUDA_ROOT,
   /// $CUDA_HOME, $CUDA_PATH, then /usr/local/cuda.
   std::string toolkit;
+  /// CPU only: lower with remat-lower-to-cpu{generic-alloc-functions} and
+  /// bind the allocation functions to counting hooks, so that `run` can
+  /// measure heap memory (MemoryMeasurement). `create` rejects it for CUDA.
+  bool measureMemory = false;
+};
+
+/// The memory of one call, measured by a Runner created with
+/// `RunnerOptions::measureMemory`. All figures are bytes the program asked
+/// for (element bytes; an i1 takes one byte), not the C allocator's
+/// overhead.
+struct MemoryMeasurement {
+  /// Caller-allocated buffers (the runner's, not the function's): the
+  /// arguments, and the results, which the lowered function writes in place
+  /// (results-to-out-params), so they exist for the whole call.
+  int64_t argumentBytes = 0;
+  int64_t resultBytes = 0;
+  /// Heap buffers the lowered function allocated during the call (through
+  /// _mlir_memref_to_llvm_alloc / _aligned_alloc): how many, their total,
+  /// the high-water mark of their live sum, and what was still live at
+  /// return (0 unless the lowering leaks).
+  int64_t heapAllocations = 0;
+  int64_t heapAllocatedBytes = 0;
+  int64_t heapPeakBytes = 0;
+  int64_t heapLiveAtReturnBytes = 0;
+  /// Stack buffers (memref.alloca) of the function, statically: the hooks
+  /// do not see them. The CPU lowering makes none for remat programs; this
+  /// is the sum of the static sizes of any that the lowered function body
+  /// holds (a dynamic one makes `create` fail when measuring).
+  int64_t stackBytes = 0;
+
+  /// What the function's own values occupy at its worst moment: results
+  /// (live for the whole call) plus the heap high-water mark plus stack
+  /// buffers. Arguments are not in it.
+  int64_t getPeakWithoutArguments() const {
+    return resultBytes + heapPeakBytes + stackBytes;
+  }
 };
 
 /// The CUDA toolkit `RunnerOptions::toolkit = ""` resolves to ("" if none).
@@ -152,19 +189,28 @@ public:
   llvm::ArrayRef<FunctionSignature> getFunctions() const { return functions; }
 
   /// Calls `function` on `inputs` (kinds and shapes must match its
-  /// signature) and returns its results.
+  /// signature) and returns its results. With `measurement` (the runner
+  /// must have been created with `RunnerOptions::measureMemory`) the call's
+  /// memory is measured into it.
   llvm::Expected<std::vector<HostTensor>>
-  run(llvm::StringRef function, llvm::ArrayRef<HostTensor> inputs) const;
+  run(llvm::StringRef function, llvm::ArrayRef<HostTensor> inputs,
+      MemoryMeasurement *measurement = nullptr) const;
+
+  bool isMeasuringMemory() const { return measuringMemory; }
 
 private:
   Runner() = default;
   llvm::Error invoke(llvm::StringRef function,
                      std::vector<HostTensor> &arguments,
-                     std::vector<HostTensor> &results) const;
+                     std::vector<HostTensor> &results,
+                     MemoryMeasurement *measurement) const;
   std::unique_ptr<mlir::ExecutionEngine> engine;
   std::vector<FunctionSignature> functions;
   Device device = Device::CPU;
   std::string summary;
+  bool measuringMemory = false;
+  /// measureMemory: static bytes of memref.alloca buffers per function.
+  llvm::StringMap<int64_t> stackBytes;
 };
 
 /// Deterministic inputs for `signature`: argument `i` is filled from a

@@ -49,8 +49,10 @@ void addLinalgAndBufferization(OpPassManager &pm) {
 }
 
 /// Host lowering of what is left after the loops: control flow, memref
-/// descriptors, math and the final conversions to the LLVM dialect.
-void addHostToLLVM(OpPassManager &pm) {
+/// descriptors, math and the final conversions to the LLVM dialect. With
+/// `genericAllocFunctions`, heap buffers go through the
+/// `_mlir_memref_to_llvm_*` functions that the host program defines.
+void addHostToLLVM(OpPassManager &pm, bool genericAllocFunctions) {
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
@@ -59,7 +61,13 @@ void addHostToLLVM(OpPassManager &pm) {
   pm.addPass(arith::createArithExpandOpsPass(expand));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass()); // erf and what LLVM lacks
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
+  memrefToLLVM.useGenericFunctions = genericAllocFunctions;
+  // The alignment goes to the allocation function instead of being padded
+  // into the size (malloc of size + alignment), so the size a counting
+  // hook sees is the buffer's, rounded up to a multiple of the alignment.
+  memrefToLLVM.useAlignedAlloc = genericAllocFunctions;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
@@ -100,14 +108,15 @@ void addLoopsToGPU(OpPassManager &pm, int64_t threadsPerBlock,
 
 } // namespace
 
-void buildLowerToCPUPipeline(OpPassManager &pm, bool resultsToOutParams) {
+void buildLowerToCPUPipeline(OpPassManager &pm, bool resultsToOutParams,
+                             bool genericAllocFunctions) {
   addLinalgAndBufferization(pm);
   if (resultsToOutParams)
     addResultsToOutParams(pm);
   pm.addNestedPass<func::FuncOp>(createRematMemrefCopyToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   bufferization::buildBufferDeallocationPipeline(pm);
-  addHostToLLVM(pm);
+  addHostToLLVM(pm, genericAllocFunctions);
 }
 
 void buildLowerToNVVMPipeline(OpPassManager &pm,
@@ -213,7 +222,7 @@ struct RematLowerToCPUPass final
                    impl::RematLowerToCPUPassBase<RematLowerToCPUPass>> {
   using PipelinePass::PipelinePass;
   void build(OpPassManager &pm) const {
-    buildLowerToCPUPipeline(pm, resultsToOutParams);
+    buildLowerToCPUPipeline(pm, resultsToOutParams, genericAllocFunctions);
   }
 };
 
