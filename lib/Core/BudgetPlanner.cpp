@@ -120,7 +120,7 @@ enumerateCandidates(const PlanContext &context) {
   if (bySize != convertible)
     addFamily(bySize, prefixesFor(std::max<size_t>(gridPoints / 2, 9)),
               /*endpoints=*/false);
-  absl::StatusOr<std::vector<uint8_t>> minCut = minCutKeep(context);
+  absl::StatusOr<std::vector<uint8_t>> minCut = minCutKeep(context, /*bytesPerUs=*/0);
   if (!minCut.ok())
     return minCut.status();
   keeps.push_back(*minCut);

@@ -28,6 +28,9 @@ namespace remat {
 namespace {
 
 constexpr double kTera = 1e12;
+/// defaultExchangeRate: a microsecond of recompute time is worth the bytes
+/// the target's memory moves in this many microseconds.
+constexpr double kExchangeUs = 1;
 
 /// Dense (no structured sparsity) datasheet numbers. See docs/Planner.md for
 /// the documents they come from.
@@ -309,9 +312,10 @@ struct NumericField {
   std::string_view key;
   double TargetSpec::*member;
   bool mustBePositive;
+  bool required = true; // without a base
 };
 
-constexpr std::array<NumericField, 9> kNumericFields = {{
+constexpr std::array<NumericField, 10> kNumericFields = {{
     {"matmul_flops_f64", &TargetSpec::matmulFlopsF64, true},
     {"matmul_flops_f32", &TargetSpec::matmulFlopsF32, true},
     {"matmul_flops_16", &TargetSpec::matmulFlops16, true},
@@ -321,12 +325,14 @@ constexpr std::array<NumericField, 9> kNumericFields = {{
     {"vector_flops_16", &TargetSpec::vectorFlops16, true},
     {"memory_bandwidth", &TargetSpec::memoryBandwidthBytesPerSecond, true},
     {"launch_overhead_us", &TargetSpec::launchOverheadUs, false},
+    {"exchange_rate", &TargetSpec::exchangeRateBytesPerUs, false, false},
 }};
 
 std::string allFieldNames() {
   std::vector<absl::string_view> names = {"name", "base"};
   for (const NumericField &field : kNumericFields)
     names.push_back(asAbsl(field.key));
+  names.push_back("fuses");
   return absl::StrJoin(names, ", ");
 }
 
@@ -334,17 +340,26 @@ std::string allFieldNames() {
 
 std::string_view allTargetNames() { return "h100, h200, a100, mi300x, cpu"; }
 
+double defaultExchangeRate(const TargetSpec &target) {
+  return target.memoryBandwidthBytesPerSecond * 1e-6 * kExchangeUs;
+}
+
 absl::StatusOr<TargetSpec> getTargetPreset(std::string_view name) {
+  std::optional<TargetSpec> spec;
   if (name == "h100")
-    return makeH100();
-  if (name == "h200")
-    return makeH200();
-  if (name == "a100")
-    return makeA100();
-  if (name == "mi300x")
-    return makeMI300X();
-  if (name == "cpu")
-    return makeCpu();
+    spec = makeH100();
+  else if (name == "h200")
+    spec = makeH200();
+  else if (name == "a100")
+    spec = makeA100();
+  else if (name == "mi300x")
+    spec = makeMI300X();
+  else if (name == "cpu")
+    spec = makeCpu();
+  if (spec) {
+    spec->exchangeRateBytesPerUs = defaultExchangeRate(*spec);
+    return *spec;
+  }
   return absl::InvalidArgumentError(
       absl::StrCat("unknown target '", asAbsl(name),
                    "'; valid targets: ", asAbsl(allTargetNames()),
@@ -363,7 +378,8 @@ absl::StatusOr<TargetSpec> parseTargetJson(std::string_view json) {
   // the base is missing.
   std::map<std::string, const JsonField *> byKey;
   for (const JsonField &field : *fields) {
-    bool known = field.key == "name" || field.key == "base";
+    bool known =
+        field.key == "name" || field.key == "base" || field.key == "fuses";
     for (const NumericField &numeric : kNumericFields)
       known |= numeric.key == field.key;
     if (!known)
@@ -398,10 +414,11 @@ absl::StatusOr<TargetSpec> parseTargetJson(std::string_view json) {
   } else {
     spec.name = "custom";
   }
+  bool givesExchangeRate = false;
   for (const NumericField &numeric : kNumericFields) {
     auto it = byKey.find(std::string(numeric.key));
     if (it == byKey.end()) {
-      if (!hasBase)
+      if (!hasBase && numeric.required)
         return absl::InvalidArgumentError(absl::StrCat(
             "target JSON: field \"", asAbsl(numeric.key),
             "\" is missing; give every numeric field or a \"base\" preset (",
@@ -415,7 +432,20 @@ absl::StatusOr<TargetSpec> parseTargetJson(std::string_view json) {
                        field.text, "; it must be ",
                        numeric.mustBePositive ? "positive" : "non-negative"));
     spec.*numeric.member = field.number;
+    givesExchangeRate |= numeric.member == &TargetSpec::exchangeRateBytesPerUs;
   }
+  if (auto it = byKey.find("fuses"); it != byKey.end()) {
+    const JsonField &field = *it->second;
+    if (field.number != 0 && field.number != 1)
+      return absl::InvalidArgumentError(absl::StrCat(
+          where(field), "field \"fuses\" is ", field.text,
+          "; it must be 1 (code for the target fuses elementwise ops into "
+          "their readers) or 0 (eager execution: one kernel per op)"));
+    spec.fusesPointwise = field.number == 1;
+  }
+  // The rate follows the memory it is derived from, unless given.
+  if (!givesExchangeRate)
+    spec.exchangeRateBytesPerUs = defaultExchangeRate(spec);
   if (auto it = byKey.find("name"); it != byKey.end()) {
     if (it->second->text.empty())
       return absl::InvalidArgumentError(

@@ -348,7 +348,11 @@ private:
     case Strategy::MinCut:
       absl::StrAppend(&out_, "saved: keeping it (", formatBytes(bytes),
                       ") costs less than keeping what recomputing it "
-                      "needs (min-cut)");
+                      "needs");
+      if (double rate = exchangeRate(context_.options); rate > 0)
+        absl::StrAppend(&out_, " plus its replay time at ",
+                        formatBytes(static_cast<int64_t>(rate)), " per us");
+      out_ += " (min-cut)";
       return;
     case Strategy::Budget:
       out_ += "saved: the budget";
@@ -487,7 +491,11 @@ private:
       return;
     case Strategy::MinCut:
       absl::StrAppend(&out_, " (cheaper than saving ",
-                      formatBytes(context_.tables.valueBytes[value]), ")");
+                      formatBytes(context_.tables.valueBytes[value]));
+      if (double rate = exchangeRate(context_.options); rate > 0)
+        absl::StrAppend(&out_, ", replay time weighed at ",
+                        formatBytes(static_cast<int64_t>(rate)), " per us");
+      out_ += ")";
       return;
     case Strategy::Budget: {
       double us = 0;

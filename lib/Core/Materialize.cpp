@@ -237,6 +237,8 @@ Plan emptyPlan(const PlanContext &context, const StrategyResult &result) {
   plan.budgetBytes = result.budgetBytes;
   plan.preferencesDropped = context.constraints.preferencesDropped;
   plan.bansLifted = !context.constraints.banLifted.empty();
+  if (plan.strategy == Strategy::MinCut)
+    plan.exchangeRateBytesPerUs = exchangeRate(context.options);
   plan.classification = context.phases;
   return plan;
 }

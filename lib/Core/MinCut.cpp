@@ -35,12 +35,15 @@ constexpr Capacity kInfinite = Capacity(1) << 62;
 /// walking a per-node linked list scattered over the whole arc array cost a
 /// cache miss per arc.
 ///
-/// Infinite edges from the source and into the sink are not stored as arcs
-/// (on the 1M-op DAG they were about a third of them): such nodes are
-/// flagged instead, and the searches start from every source-flagged node
-/// and end at any sink-flagged one. An infinite arc is never saturated, so
-/// the flow value and the residual reachability (the cut) are those of the
-/// network with the arcs.
+/// Edges from the source and infinite edges into the sink are not stored as
+/// arcs (on the 1M-op DAG they were about a third of them): a node the
+/// source feeds keeps its edge's residual capacity instead (kInfinite for an
+/// infinite edge, which is never saturated), a node that drains infinitely
+/// into the sink is flagged, and the searches start from every node with
+/// source residual left and end at any sink-flagged one. Arcs into the
+/// source are never on an augmenting path nor on the way to a node
+/// reachable from the source, so the flow value and the residual
+/// reachability (the cut) are those of the network with the arcs.
 class MaxFlow {
 public:
   MaxFlow(int32_t numNodes, int32_t source, int32_t sink)
@@ -53,6 +56,7 @@ public:
   template <typename ForEachEdge> void build(ForEachEdge forEachEdge) {
     firstArc_.assign(numNodes_ + 1, 0);
     terminal_.assign(numNodes_, 0);
+    sourceResidual_.assign(numNodes_, 0);
     size_t numEdges = 0;
     forEachEdge([&](int32_t from, int32_t to, Capacity capacity) {
       if (isTerminalEdge(from, to, capacity))
@@ -72,9 +76,13 @@ public:
     forEachEdge([&](int32_t from, int32_t to, Capacity capacity) {
       if (isTerminalEdge(from, to, capacity)) {
         if (from == source_) {
-          if (!(terminal_[to] & kFromSource))
+          if (capacity <= 0)
+            return;
+          if (sourceResidual_[to] == 0)
             sourceNodes_.push_back(to); // in edge order, as the arcs were
-          terminal_[to] |= kFromSource;
+          sourceResidual_[to] = std::min(kInfinite, sourceResidual_[to] +
+                                                        std::min(capacity,
+                                                                 kInfinite));
         } else {
           terminal_[from] |= kToSink;
         }
@@ -89,10 +97,11 @@ public:
     });
   }
 
-  /// The maximum flow, piece by piece: when neither terminal has stored
-  /// arcs (min-cut's network), flow only runs inside the connected pieces
-  /// of the stored arcs that hold a source-flagged and a sink-flagged node,
-  /// so Dinic's phases run on each such piece alone. A piece then takes as
+  /// The maximum flow, piece by piece: when the sink has no stored arcs
+  /// (min-cut's network; the source never has any), flow only runs inside
+  /// the connected pieces of the stored arcs that hold a node the source
+  /// feeds and a sink-flagged node, so Dinic's phases run on each such
+  /// piece alone. A piece then takes as
   /// many phases as its own longest augmenting path needs, instead of every
   /// phase leveling the whole network (on the 1M-op DAG the pieces hold a
   /// fifth of the nodes and at most ~100 each). The flow value and the
@@ -101,8 +110,7 @@ public:
     level_.assign(numNodes_, -1);
     level_[source_] = 0;
     currentArc_[source_] = firstArc_[source_];
-    if (firstArc_[source_] != firstArc_[source_ + 1] ||
-        firstArc_[sink_] != firstArc_[sink_ + 1]) {
+    if (firstArc_[sink_] != firstArc_[sink_ + 1]) {
       scope_ = nullptr;
       seeds_ = sourceNodes_;
       return runPhases();
@@ -119,7 +127,7 @@ public:
       piece_.push_back(start);
       for (size_t head = 0; head < piece_.size(); ++head) {
         int32_t node = piece_[head];
-        if (terminal_[node] & kFromSource)
+        if (sourceResidual_[node] > 0)
           pieceSeeds_.push_back(node);
         reachesSink |= (terminal_[node] & kToSink) != 0;
         for (int32_t arc = firstArc_[node]; arc < firstArc_[node + 1]; ++arc)
@@ -147,6 +155,8 @@ public:
     queue.push_back(source_);
     seen[source_] = 1;
     for (int32_t node : sourceNodes_) {
+      if (sourceResidual_[node] <= 0)
+        continue; // saturated: reachable only through other arcs, if at all
       seen[node] = 1;
       queue.push_back(node);
     }
@@ -165,12 +175,14 @@ private:
   /// How many queued nodes ahead the level build prefetches.
   static constexpr size_t kPrefetchDistance = 8;
   /// `terminal_` bits.
-  static constexpr uint8_t kFromSource = 1; // infinite source -> node edge
-  static constexpr uint8_t kToSink = 2;     // infinite node -> sink edge
+  static constexpr uint8_t kToSink = 2; // infinite node -> sink edge
 
+  /// Source edges of any capacity (a source -> sink edge is not supported),
+  /// and infinite sink edges.
   bool isTerminalEdge(int32_t from, int32_t to, Capacity capacity) const {
-    return capacity >= kInfinite && (from == source_ || to == sink_) &&
-           from != sink_ && to != source_ && from != to;
+    if (from == source_)
+      return to != source_ && to != sink_;
+    return capacity >= kInfinite && to == sink_ && from != sink_;
   }
 
   /// 12 bytes: the searches scan only these; the paired arc's index, needed
@@ -203,8 +215,8 @@ private:
     return total;
   }
 
-  /// Levels from the source (0; its flagged nodes in scope 1); `sinkLevel_`
-  /// is the sink's, one past the first sink-flagged node found.
+  /// Levels from the source (0; the nodes in scope it still feeds 1);
+  /// `sinkLevel_` is the sink's, one past the first sink-flagged node found.
   bool buildLevels() {
     if (scope_) {
       for (int32_t node : *scope_)
@@ -218,9 +230,11 @@ private:
     level_[source_] = 0;
     queue.push_back(source_);
     sinkLevel_ = -1;
-    // The source's stored arcs (finite ones) are leveled by the loop; its
-    // flagged nodes are level 1 now, as if their arcs came first.
+    // The nodes the source still feeds are level 1, as if their edges were
+    // the source's arcs.
     for (int32_t node : seeds_) {
+      if (sourceResidual_[node] <= 0 || level_[node] >= 0)
+        continue;
       level_[node] = 1;
       queue.push_back(node);
     }
@@ -264,14 +278,16 @@ private:
 
   /// Finds one augmenting path in the level graph with an explicit stack,
   /// advancing current-arc pointers past dead ends; returns its bottleneck.
-  /// The source's flagged nodes are tried in order after its stored arcs.
+  /// The nodes the source feeds are tried in order after its stored arcs;
+  /// a path from one of them also takes its source residual.
   Capacity augment() {
     path_.clear();      // arcs from the first node after the source
     pathTails_.clear(); // the node each arc of path_ leaves
     int32_t node = source_;
+    int32_t seed = -1; // the node the source feeds that the path starts at
     while (true) {
       if (atSink(node)) {
-        Capacity bottleneck = kInfinite;
+        Capacity bottleneck = seed >= 0 ? sourceResidual_[seed] : kInfinite;
         for (int32_t arc : path_) {
           Capacity residual = arcs_[arc].residual;
           bottleneck = std::min(bottleneck, residual);
@@ -280,6 +296,8 @@ private:
           arcs_[arc].residual -= bottleneck;
           arcs_[reverse_[arc]].residual += bottleneck;
         }
+        if (seed >= 0 && sourceResidual_[seed] < kInfinite)
+          sourceResidual_[seed] -= bottleneck;
         return bottleneck;
       }
       int32_t &arc = currentArc_[node];
@@ -294,21 +312,23 @@ private:
         continue;
       }
       if (node == source_) {
-        // The stored arcs are exhausted: continue with a flagged node
-        // (infinite edge, always residual) at level 1.
+        // The stored arcs are exhausted: continue with a node the source
+        // still feeds, at level 1.
         while (currentSource_ < seeds_.size() &&
-               level_[seeds_[currentSource_]] != 1)
+               (level_[seeds_[currentSource_]] != 1 ||
+                sourceResidual_[seeds_[currentSource_]] <= 0))
           ++currentSource_;
         if (currentSource_ == seeds_.size())
           return 0;
-        node = seeds_[currentSource_];
+        node = seed = seeds_[currentSource_];
         continue;
       }
       // Dead end: retreat and never try this node again in this phase.
       level_[node] = -1;
       if (path_.empty()) {
-        // A flagged node of the source: try the next one.
+        // A node the source feeds: try the next one.
         node = source_;
+        seed = -1;
         ++currentSource_;
         continue;
       }
@@ -325,10 +345,13 @@ private:
   std::vector<int32_t> firstArc_; // numNodes_ + 1 offsets into arcs_
   std::unique_ptr<Arc[]> arcs_;
   std::unique_ptr<int32_t[]> reverse_; // per arc, the index of its pair
-  std::vector<uint8_t> terminal_;      // per node, kFromSource | kToSink
-  std::vector<int32_t> sourceNodes_;   // source-flagged nodes, edge order
-  /// The nodes Dinic's phases run on (null: all), and their source-flagged
-  /// nodes.
+  std::vector<uint8_t> terminal_;      // per node, kToSink
+  /// Per node, the residual capacity of its edge from the source (0: none
+  /// or saturated; kInfinite: infinite).
+  std::vector<Capacity> sourceResidual_;
+  std::vector<int32_t> sourceNodes_; // the nodes the source feeds, edge order
+  /// The nodes Dinic's phases run on (null: all), and the nodes among them
+  /// the source feeds.
   const std::vector<int32_t> *scope_ = nullptr;
   absl::Span<const int32_t> seeds_;
   std::vector<int32_t> piece_, pieceSeeds_; // the scope of `run`'s pieces
@@ -341,9 +364,73 @@ private:
   std::vector<int32_t> pathTails_;
 };
 
+/// Ops a fusing compiler (Inductor, XLA, nvFuser) folds into the kernel that
+/// reads their result: replaying one in backward adds no kernel.
+bool fusesIntoReader(ComputeClass computeClass) {
+  return computeClass == ComputeClass::Pointwise ||
+         computeClass == ComputeClass::View;
+}
+
+/// Readers that such an op fuses into: elementwise work, reductions and
+/// normalizations are generated as fused loops; a matmul, convolution,
+/// attention, collective or opaque op reads a materialised buffer.
+bool fusesProducers(ComputeClass computeClass) {
+  return fusesIntoReader(computeClass) ||
+         computeClass == ComputeClass::Reduction ||
+         computeClass == ComputeClass::Normalization;
+}
+
+/// Predicted time of replaying each forward op in backward, as min-cut
+/// charges it: on a target that fuses, a pointwise or view op whose results
+/// only fusing ops read costs its arithmetic alone (its reads and writes
+/// stay in registers, and its kernel is its reader's), as PyTorch's
+/// partitioner assumes; any other op, or a result that a matmul-like op
+/// reads (it must be materialised anyway, PyTorch's
+/// "materialised in backward"), costs its own kernel, the simulator's time.
+/// Profiled ops (fixedTimeUs) keep their profile.
+std::vector<double> replayTimesUs(const PlanContext &context) {
+  const FlatGraph &flat = context.flat;
+  std::vector<double> times = context.tables.opTimeUs;
+  if (!context.options.target.fusesPointwise)
+    return times;
+  // Values some op reads from memory, also through views (a transpose a
+  // matmul reads materialises what it views): ops are in graph order, so
+  // one backwards pass carries it down view chains.
+  std::vector<uint8_t> materialised(flat.numValues(), 0);
+  for (size_t op = flat.numOps(); op-- > 0;) {
+    OpId id = static_cast<OpId>(op);
+    absl::Span<const ValueId> results = flat.results(id);
+    bool readsMaterialised =
+        !fusesProducers(flat.computeClass[op]) ||
+        (flat.computeClass[op] == ComputeClass::View &&
+         std::any_of(results.begin(), results.end(),
+                     [&](ValueId result) { return materialised[result]; }));
+    if (readsMaterialised)
+      for (ValueId operand : flat.operands(id))
+        materialised[operand] = 1;
+  }
+  for (size_t op = 0; op < flat.numOps(); ++op) {
+    OpId id = static_cast<OpId>(op);
+    if (context.phases.opPhase[op] != Phase::Forward ||
+        !fusesIntoReader(flat.computeClass[op]) ||
+        context.graph.op(id).fixedTimeUs)
+      continue;
+    absl::Span<const ValueId> results = flat.results(id);
+    if (results.empty() ||
+        std::any_of(results.begin(), results.end(),
+                    [&](ValueId result) { return materialised[result]; }))
+      continue;
+    double peak =
+        context.costModel.peakFlops(flat.computeClass[op], flat.dtype[results[0]]);
+    times[op] = peak > 0 ? flat.flops[op] / peak * 1e6 : 0;
+  }
+  return times;
+}
+
 } // namespace
 
-absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context) {
+absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context,
+                                                double bytesPerUs) {
   const FlatGraph &flat = context.flat;
   const Constraints &constraints = context.constraints;
   const size_t numValues = flat.numValues();
@@ -391,6 +478,53 @@ absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context) {
     candidateIndex[id] = static_cast<int32_t>(numCandidates++);
     totalBytes += cappedBytes(id);
   }
+  auto fromSource = [&](size_t id) {
+    return flat.isInput(static_cast<ValueId>(id)) ||
+           !constraints.recomputable(static_cast<ValueId>(id),
+                                     /*automatic=*/true);
+  };
+  // Time: a forward op replayed in backward costs its predicted time in
+  // bytes at the exchange rate, paid once when any of its results is
+  // recomputed (the result's v_in on the sink side). The charge is an edge
+  // from the source into the v_in of its only result that the cut may
+  // recompute, or, for ops with several, into an op node with an infinite
+  // arc to each such v_in (any of them on the sink side puts it there).
+  // Results that are live anyway (outputs) or never kept (forced
+  // recomputes) pay nothing here: the cut does not choose them.
+  auto chargeable = [&](ValueId value) {
+    return candidateIndex[value] >= 0 && !fromSource(value) &&
+           !constraints.isOutput[value] && !heldByResult[value] &&
+           !constraints.forcedRecompute(value);
+  };
+  struct TimeCharge {
+    OpId op;
+    int64_t bytes;
+    int32_t opNode; // -1: charged to its one chargeable result
+  };
+  std::vector<TimeCharge> timeCharges;
+  int32_t numOpNodes = 0;
+  if (bytesPerUs > 0) {
+    std::vector<double> replayUs = replayTimesUs(context);
+    for (size_t opIndex = 0; opIndex < flat.numOps(); ++opIndex) {
+      OpId op = static_cast<OpId>(opIndex);
+      if (context.phases.opPhase[opIndex] != Phase::Forward)
+        continue;
+      double bytes = replayUs[opIndex] * bytesPerUs;
+      if (!(bytes >= 1))
+        continue; // views, free ops, and NaN
+      int chargeableResults = 0;
+      for (ValueId result : flat.results(op))
+        chargeableResults += chargeable(result);
+      if (chargeableResults == 0)
+        continue;
+      int64_t capped = bytes >= static_cast<double>(kByteCap)
+                           ? kByteCap
+                           : static_cast<int64_t>(bytes);
+      timeCharges.push_back(
+          {op, capped, chargeableResults > 1 ? numOpNodes++ : -1});
+      totalBytes += capped;
+    }
+  }
   // Scale bytes down so that all finite capacities together, tie-breaks
   // included, stay below kInfinite; exact tie-breaking on all but huge
   // graphs.
@@ -413,7 +547,8 @@ absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context) {
            (constraints.needed[id] ? 1 : 2);
   };
 
-  const int32_t source = static_cast<int32_t>(2 * numCandidates);
+  const int32_t firstOpNode = static_cast<int32_t>(2 * numCandidates);
+  const int32_t source = firstOpNode + numOpNodes;
   const int32_t sink = source + 1;
   MaxFlow flow(sink + 1, source, sink);
   auto in = [&](size_t id) { return 2 * candidateIndex[id]; };
@@ -425,11 +560,6 @@ absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context) {
   // hence the minimal minimum cut read below, and removes ~90% of the
   // value-to-value arcs of the 1M-op DAG: the rest falls apart into small
   // pieces the searches stay inside.
-  auto fromSource = [&](size_t id) {
-    return flat.isInput(static_cast<ValueId>(id)) ||
-           !constraints.recomputable(static_cast<ValueId>(id),
-                                     /*automatic=*/true);
-  };
   auto toSink = [&](size_t id) { return constraints.needed[id] != 0; };
   flow.build([&](auto addEdge) {
     for (size_t id = 0; id < numValues; ++id) {
@@ -462,6 +592,20 @@ absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context) {
           if (candidateIndex[result] >= 0 && !fromSource(result))
             addEdge(out(operand), in(result), kInfinite);
       }
+    }
+    for (const TimeCharge &charge : timeCharges) {
+      Capacity capacity = charge.bytes / divisor * tieRange;
+      if (charge.opNode < 0) {
+        for (ValueId result : flat.results(charge.op))
+          if (chargeable(result))
+            addEdge(source, in(result), capacity);
+        continue;
+      }
+      int32_t node = firstOpNode + charge.opNode;
+      addEdge(source, node, capacity);
+      for (ValueId result : flat.results(charge.op))
+        if (chargeable(result))
+          addEdge(node, in(result), kInfinite);
     }
   });
   Capacity cut = flow.run();

@@ -12,6 +12,7 @@
 #include "PlannerInternal.h"
 #include "StringUtil.h"
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -160,6 +161,26 @@ absl::StatusOr<MemoryBudget> parseMemoryBudget(std::string_view text) {
   return budget;
 }
 
+absl::StatusOr<double> parseExchangeRate(std::string_view text) {
+  absl::string_view trimmed = absl::StripAsciiWhitespace(asAbsl(text));
+  absl::ConsumeSuffix(&trimmed, "/us");
+  trimmed = absl::StripAsciiWhitespace(trimmed);
+  if (double number = 0; absl::SimpleAtod(trimmed, &number)) {
+    if (number >= 0 && std::isfinite(number))
+      return number;
+  } else if (absl::StatusOr<MemoryBudget> bytes =
+                 parseMemoryBudget(asStd(trimmed));
+             bytes.ok() && bytes->kind == MemoryBudget::Kind::Bytes &&
+             !bytes->total && !absl::StartsWith(trimmed, "activations:")) {
+    return static_cast<double>(bytes->bytes);
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "'", asAbsl(text),
+      "' is not an exchange rate: give the bytes one microsecond of "
+      "recompute time is worth, a non-negative number such as 300000, "
+      "2.5e5, 256KiB or 1MB/us (0 weighs saved bytes alone)"));
+}
+
 std::string toString(const MemoryBudget &budget) {
   switch (budget.kind) {
   case MemoryBudget::Kind::Bytes:
@@ -287,6 +308,11 @@ std::string toText(const Plan &plan, const Graph &graph) {
     text.pop_back();
     text += " bans_lifted=1\n";
   }
+  if (plan.exchangeRateBytesPerUs > 0) {
+    text.pop_back();
+    absl::StrAppendFormat(&text, " exchange_rate=%.9g\n",
+                          plan.exchangeRateBytesPerUs);
+  }
   for (const ValueDecision &decision : plan.decisions) {
     absl::StrAppend(&text, "%", decision.value, " ");
     detail::appendDisplayName(text, graph, decision.value);
@@ -411,6 +437,10 @@ absl::StatusOr<PlanOptions> withActivationBudget(const PlanOptions &options,
 
 absl::StatusOr<Plan> planRematerialization(const Graph &graph,
                                            const PlanOptions &requested) {
+  if (double rate = exchangeRate(requested); !(rate >= 0) || std::isinf(rate))
+    return absl::InvalidArgumentError(absl::StrCat(
+        "exchange rate ", rate, " bytes per us is not a non-negative finite "
+        "number; give 0 to weigh saved bytes alone"));
   ProgressReporter progress(requested);
   // classify(graph), with the flat form kept for every later pass; the
   // graph is validated while it is copied.
@@ -445,7 +475,8 @@ absl::StatusOr<Plan> planRematerialization(const Graph &graph,
     result.keep = recomputeAllKeep(context);
     break;
   case Strategy::MinCut: {
-    absl::StatusOr<std::vector<uint8_t>> keep = minCutKeep(context);
+    absl::StatusOr<std::vector<uint8_t>> keep =
+        minCutKeep(context, exchangeRate(options));
     if (!keep.ok())
       return keep.status();
     result.keep = std::move(*keep);

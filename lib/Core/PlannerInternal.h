@@ -213,9 +213,18 @@ absl::StatusOr<SimulationResult> simulateKeep(const PlanContext &context,
 std::vector<uint8_t> saveAllKeep(const PlanContext &context);
 std::vector<uint8_t> recomputeAllKeep(const PlanContext &context);
 
-/// Minimum saved bytes under the automatic bans, by max-flow/min-cut on the
-/// node-split graph.
-absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context);
+/// The exchange rate min-cut weighs time with: the option's, or the
+/// target's.
+inline double exchangeRate(const PlanOptions &options) {
+  return options.exchangeRateBytesPerUs.value_or(
+      options.target.exchangeRateBytesPerUs);
+}
+
+/// Minimum saved bytes plus `bytesPerUs` times the predicted time of the
+/// forward ops replayed, under the automatic bans, by max-flow/min-cut on
+/// the node-split graph (0: saved bytes alone).
+absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context,
+                                                double bytesPerUs);
 
 /// Values whose saving or recomputation a derivation can replace, chosen
 /// greedily (largest first) from sources that stay available anyway.

@@ -23,6 +23,7 @@ void buildRematPipeline(OpPassManager &pm,
   plan.policy = options.policy;
   plan.allowInexactDerivation = options.allowInexactDerivation;
   plan.recomputeBanned = options.recomputeBanned;
+  plan.exchangeRate = options.exchangeRate;
   plan.emitRemarks = options.emitRemarks;
   plan.progress = options.progress;
   pm.addPass(createRematPlanPass(plan));

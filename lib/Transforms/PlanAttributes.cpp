@@ -242,6 +242,10 @@ LogicalResult recordPlan(FunctionOpInterface func,
   if (plan.bansLifted)
     summary.push_back(
         builder.getNamedAttr("bans_lifted", builder.getBoolAttr(true)));
+  if (plan.strategy == Strategy::MinCut)
+    summary.push_back(builder.getNamedAttr(
+        "exchange_rate_bytes_per_us",
+        builder.getF64FloatAttr(plan.exchangeRateBytesPerUs)));
   func->setAttr(RematDialect::PlanAttrHelper::getNameStr(),
                 builder.getDictionaryAttr(summary));
   return success();

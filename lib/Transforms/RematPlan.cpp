@@ -228,6 +228,19 @@ FailureOr<PlanOptions> RematPlanPass::parseOptions(Location loc) {
                           << recomputeBanned.getValue()
                           << ": expected never or allow";
   options.recomputeBannedUnderPressure = recomputeBanned == "allow";
+  if (!exchangeRate.empty()) {
+    absl::StatusOr<double> rate = parseExchangeRate(exchangeRate.getValue());
+    if (!rate.ok())
+      return emitError(loc)
+             << "remat-plan: bad option exchange-rate="
+             << exchangeRate.getValue() << ": " << message(rate.status());
+    options.exchangeRateBytesPerUs = *rate;
+    if (options.strategy != Strategy::MinCut)
+      emitWarning(loc) << "remat-plan: exchange-rate="
+                       << exchangeRate.getValue()
+                       << " has no effect with strategy="
+                       << strategy.getValue() << "; only min-cut weighs time";
+  }
   return options;
 }
 

@@ -264,6 +264,11 @@ void writeJson(llvm::json::OStream &json, const FunctionReport &report) {
                    boolField(s, "uses_inexact_derivation"));
     json.attribute("preferences_dropped", boolField(s, "preferences_dropped"));
     json.attribute("bans_lifted", boolField(s, "bans_lifted"));
+    if (s.get("exchange_rate_bytes_per_us"))
+      json.attribute("exchange_rate_bytes_per_us",
+                     floatField(s, "exchange_rate_bytes_per_us"));
+    else
+      json.attribute("exchange_rate_bytes_per_us", nullptr);
     json.attributeArray("values", [&] {
       for (const ValueRow &row : report.values) {
         json.object([&] {
@@ -346,6 +351,16 @@ void writeText(llvm::raw_ostream &os, const FunctionReport &report) {
   if (boolField(s, "preferences_dropped"))
     os << "  prefer_* tags:       dropped (no plan honouring them fits the "
           "budget)\n";
+  if (s.get("exchange_rate_bytes_per_us")) {
+    double rate = floatField(s, "exchange_rate_bytes_per_us");
+    os << "  exchange rate:       ";
+    if (rate > 0)
+      os << llvm::format("%.6g", rate)
+         << " bytes per us of recompute time (min-cut weighs saved bytes "
+            "against replay time)\n";
+    else
+      os << "0 (min-cut weighs saved bytes alone)\n";
+  }
   if (boolField(s, "bans_lifted"))
     os << "  automatic bans:      lifted for matmul, conv and attention (no "
           "plan inside them fits the budget; recompute-banned=allow)\n";

@@ -22,6 +22,7 @@ OPTIONS = {
     "policy": "policy",
     "allow_inexact_derivation": "allow-inexact-derivation",
     "recompute_banned": "recompute-banned",
+    "exchange_rate": "exchange-rate",
 }
 
 _extension = None

@@ -13,7 +13,8 @@ functions on the same weights, inputs and seed:
   also with `torch._functorch.config.activation_memory_budget` at each of
   `--torch-budgets` (the partitioner reads the option when it runs, so it is
   patched around the partition call);
-- remat's `min-cut` plan (`remat_torch.partition`, `target="cpu"`);
+- remat's `min-cut` plan (`remat_torch.partition`, `target="cpu"`), at the
+  target's exchange rate (the default) and at rate 0 (bytes alone);
 - remat's `budget` plan at the point of each PyTorch configuration. remat's
   budget bounds remat's own simulated peak, not the allocator's, so a
   measured PyTorch peak is not a remat budget as it stands; it is mapped
@@ -408,7 +409,7 @@ def _remat_budget_configs(torch_runs, remat_min_cut):
 
 
 def measure_model(name, sizes, factory, torch_budgets, repeats, warmup, seed,
-                  log):
+                  log, exchange_rates=()):
     """Measures every configuration of one model; returns its JSON record."""
     torch.manual_seed(seed)
     module, inputs = MODELS[factory](**sizes)
@@ -445,8 +446,17 @@ def measure_model(name, sizes, factory, torch_budgets, repeats, warmup, seed,
     torch_runs = list(runs)
     measure(Config("remat min-cut", "remat",
                    remat_options={"strategy": "min-cut"}))
-    if runs[-1].row["status"] == "ok":
-        for config in _remat_budget_configs(torch_runs, runs[-1].row):
+    remat_min_cut = runs[-1].row
+    # The other end of min-cut's curve: bytes alone (exchange rate 0), the
+    # objective of PyTorch's partitioner.
+    measure(Config("remat min-cut, bytes only", "remat",
+                   remat_options={"strategy": "min-cut", "exchange_rate": 0}))
+    for rate in exchange_rates:
+        measure(Config(f"remat min-cut, rate {rate:g}", "remat",
+                       remat_options={"strategy": "min-cut",
+                                      "exchange_rate": rate}))
+    if remat_min_cut["status"] == "ok":
+        for config in _remat_budget_configs(torch_runs, remat_min_cut):
             measure(config)
 
     timed = [r for r in runs if r.step is not None]
@@ -644,6 +654,18 @@ def _budgets(text):
     return budgets
 
 
+def _rates(text):
+    try:
+        rates = [float(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        rates = [-1.0]
+    if any(not (r >= 0 and r != float("inf")) for r in rates):
+        raise argparse.ArgumentTypeError(
+            f"'{text}': expected non-negative bytes per us separated by "
+            "commas, e.g. 76800,1228800")
+    return rates
+
+
 def _count(minimum):
     def parse(text):
         try:
@@ -681,6 +703,10 @@ def main(argv=None):
                         help="PyTorch 2.x activation_memory_budget values "
                              "(default 0.75,0.5,0.25; 0.5 with --quick; "
                              "ignored on 1.x, which has no such option)")
+    parser.add_argument("--exchange-rates", type=_rates, default=[],
+                        help="also remat's min-cut at these exchange rates "
+                             "(bytes per us of replay time), beside the "
+                             "target's rate and 0")
     parser.add_argument("--threads", type=_count(1), default=1,
                         help="torch.set_num_threads (default 1: PyTorch's own "
                              "default differs between builds, and a "
@@ -725,14 +751,15 @@ def main(argv=None):
                "threads": torch.get_num_threads(), "cpu": cpu_model(),
                "nproc": os.cpu_count(), "load_average_start": load_average(),
                "repeats": repeats, "warmup": args.warmup, "seed": args.seed,
-               "torch_budgets": budgets, "quick": args.quick, "models": []}
+               "torch_budgets": budgets, "exchange_rates": args.exchange_rates,
+               "quick": args.quick, "models": []}
     for name in names:
         factory, sizes, quick_sizes = MEASURED.get(name, (name, {}, {}))
         sizes = dict(quick_sizes if args.quick else sizes)
         try:
             results["models"].append(measure_model(
                 name, sizes, factory, budgets, repeats, args.warmup, args.seed,
-                log))
+                log, args.exchange_rates))
         except ImportError as error:  # remat's extension is not built
             raise UserError(str(error)) from error
     results["load_average_end"] = load_average()

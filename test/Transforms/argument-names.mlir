@@ -4,9 +4,9 @@
 // gets the suffix ".1". remat-partition keeps the names on the arguments of
 // the functions it writes.
 
-// RUN: remat-opt %s -remat-plan=strategy=min-cut | FileCheck %s --check-prefix=PLAN
-// RUN: remat-opt %s -remat-plan=strategy=min-cut -remat-report=output=- -o /dev/null | FileCheck %s --check-prefix=REPORT
-// RUN: remat-opt %s -remat-plan=strategy=min-cut -remat-partition | FileCheck %s --check-prefix=PART
+// RUN: remat-opt %s -remat-plan="strategy=min-cut exchange-rate=0" | FileCheck %s --check-prefix=PLAN
+// RUN: remat-opt %s -remat-plan="strategy=min-cut exchange-rate=0" -remat-report=output=- -o /dev/null | FileCheck %s --check-prefix=REPORT
+// RUN: remat-opt %s -remat-plan="strategy=min-cut exchange-rate=0" -remat-partition | FileCheck %s --check-prefix=PART
 
 // PLAN-LABEL: func.func @named_input
 // PLAN-SAME: {remat.decision = ["input"], remat.name = "tokens"

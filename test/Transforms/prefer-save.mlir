@@ -3,8 +3,8 @@
 // error, and budget drops the tag only when no plan honouring it fits the
 // budget (the reason says which tag yielded and why). Unit tests:
 // unittests/Core/PreferTagsTest.cpp.
-// RUN: remat-opt %s -remat-plan | FileCheck %s --check-prefix=MINCUT
-// RUN: remat-opt %s -remat-plan=policy=nothing_saveable | FileCheck %s --check-prefix=POLICY
+// RUN: remat-opt %s -remat-plan=exchange-rate=0 | FileCheck %s --check-prefix=MINCUT
+// RUN: remat-opt %s -remat-plan="policy=nothing_saveable exchange-rate=0" | FileCheck %s --check-prefix=POLICY
 // RUN: remat-opt %s -remat-plan="strategy=budget memory-budget=1KiB" | FileCheck %s --check-prefix=ROOMY
 // RUN: remat-opt %s -remat-plan="strategy=budget memory-budget=128B" | FileCheck %s --check-prefix=TIGHT
 // The plan records that the tags were dropped (remat.plan, remat-report).

@@ -1,4 +1,4 @@
-// RUN: remat-opt %s -remat-plan -remat-partition | FileCheck %s
+// RUN: remat-opt %s -remat-plan=exchange-rate=0 -remat-partition | FileCheck %s
 
 // The program every strategy (and `optimal`) models, docs/Optimal.md: a
 // forward op nothing saved or returned reads is dropped from forward; a

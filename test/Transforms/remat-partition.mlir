@@ -1,6 +1,6 @@
-// RUN: remat-opt %s -split-input-file -remat-plan -remat-partition | FileCheck %s
-// RUN: remat-opt %s -split-input-file -remat-plan=allow-inexact-derivation=true -remat-partition | FileCheck %s --check-prefix=DERIVE
-// RUN: remat-opt %s -split-input-file -remat-plan -remat-partition=keep-joint=true | FileCheck %s --check-prefix=KEEP
+// RUN: remat-opt %s -split-input-file -remat-plan=exchange-rate=0 -remat-partition | FileCheck %s
+// RUN: remat-opt %s -split-input-file -remat-plan="allow-inexact-derivation=true exchange-rate=0" -remat-partition | FileCheck %s --check-prefix=DERIVE
+// RUN: remat-opt %s -split-input-file -remat-plan=exchange-rate=0 -remat-partition=keep-joint=true | FileCheck %s --check-prefix=KEEP
 // RUN: echo 'func.func @plain(%%a: f32) -> f32 { return %%a : f32 }' | not remat-opt -remat-partition 2>&1 | FileCheck %s --check-prefix=NO-JOINT
 // More errors (pointing at the IR) are in remat-partition-errors.mlir.
 

@@ -1,9 +1,9 @@
-// RUN: remat-opt %s -remat-pipeline | FileCheck %s
+// RUN: remat-opt %s -remat-pipeline=exchange-rate=0 | FileCheck %s
 // RUN: remat-opt %s -remat-pipeline="strategy=save-all target=cpu" | FileCheck %s --check-prefix=SAVEALL
 // RUN: remat-opt %s -remat-pipeline="strategy=budget memory-budget=0.0 report=%t.json" | FileCheck %s --check-prefix=BUDGET
 // RUN: FileCheck %s --check-prefix=BUDGET-REPORT < %t.json
-// RUN: remat-opt %s -remat-pipeline="policy=nothing_saveable report=- report-format=text" -o /dev/null | FileCheck %s --check-prefix=TEXT
-// RUN: remat-opt %s -remat-pipeline="allow-inexact-derivation=true emit-remarks=true target-file=%S/Inputs/slow-h100.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARKS
+// RUN: remat-opt %s -remat-pipeline="policy=nothing_saveable report=- report-format=text exchange-rate=0" -o /dev/null | FileCheck %s --check-prefix=TEXT
+// RUN: remat-opt %s -remat-pipeline="allow-inexact-derivation=true emit-remarks=true target-file=%S/Inputs/slow-h100.json exchange-rate=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARKS
 // RUN: not remat-opt %s -remat-pipeline="strategy=optimal" 2>&1 | FileCheck %s --check-prefix=NO-BUDGET
 
 // remat-pipeline = remat-plan (with the same options), then remat-report

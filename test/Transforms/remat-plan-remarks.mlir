@@ -1,4 +1,4 @@
-// RUN: remat-opt %s -split-input-file -verify-diagnostics -remat-plan=emit-remarks=true -o /dev/null
+// RUN: remat-opt %s -split-input-file -verify-diagnostics -remat-plan="emit-remarks=true exchange-rate=0" -o /dev/null
 
 // With emit-remarks, every decision is a remark on the op that produces the
 // value (on the function for its arguments), so IDEs and tests see them.

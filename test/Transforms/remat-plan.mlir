@@ -1,14 +1,14 @@
-// RUN: remat-opt %s -split-input-file -remat-plan | FileCheck %s --check-prefix=MINCUT
+// RUN: remat-opt %s -split-input-file -remat-plan=exchange-rate=0 | FileCheck %s --check-prefix=MINCUT
 // RUN: remat-opt %s -split-input-file -remat-plan=strategy=save-all | FileCheck %s --check-prefix=SAVEALL
 // RUN: remat-opt %s -split-input-file -remat-plan=strategy=recompute-all | FileCheck %s --check-prefix=RECOMPUTEALL
 // RUN: remat-opt %s -split-input-file -remat-plan="strategy=budget memory-budget=0.0" | FileCheck %s --check-prefix=BUDGET
 // RUN: remat-opt %s -split-input-file -remat-plan="strategy=budget memory-budget=1.0" | FileCheck %s --check-prefix=FRACTION
 // RUN: remat-opt %s -split-input-file -remat-plan="strategy=budget memory-budget=1KiB" | FileCheck %s --check-prefix=BYTES
 // RUN: remat-opt %s -split-input-file -remat-plan="strategy=optimal memory-budget=1KiB" | FileCheck %s --check-prefix=OPTIMAL
-// RUN: remat-opt %s -split-input-file -remat-plan=target=cpu | FileCheck %s --check-prefix=CPU
-// RUN: remat-opt %s -split-input-file -remat-plan=target-file=%S/Inputs/slow-h100.json | FileCheck %s --check-prefix=TARGETFILE
-// RUN: remat-opt %s -split-input-file -remat-plan=policy=everything_saveable | FileCheck %s --check-prefix=POLICY
-// RUN: remat-opt %s -split-input-file -remat-plan=allow-inexact-derivation=true | FileCheck %s --check-prefix=INEXACT
+// RUN: remat-opt %s -split-input-file -remat-plan="target=cpu exchange-rate=0" | FileCheck %s --check-prefix=CPU
+// RUN: remat-opt %s -split-input-file -remat-plan="target-file=%S/Inputs/slow-h100.json exchange-rate=0" | FileCheck %s --check-prefix=TARGETFILE
+// RUN: remat-opt %s -split-input-file -remat-plan="policy=everything_saveable exchange-rate=0" | FileCheck %s --check-prefix=POLICY
+// RUN: remat-opt %s -split-input-file -remat-plan="allow-inexact-derivation=true exchange-rate=0" | FileCheck %s --check-prefix=INEXACT
 
 // Malformed options: one error naming the option and the valid spellings.
 // RUN: not remat-opt %s -remat-plan=strategy=fastest 2>&1 | FileCheck %s --check-prefix=BAD-STRATEGY
@@ -20,8 +20,8 @@
 // RUN: not remat-opt %s -remat-plan=policy=save_most:x 2>&1 | FileCheck %s --check-prefix=UNKNOWN-POLICY
 // RUN: not remat-opt %s -remat-plan="strategy=budget memory-budget=16B" 2>&1 | FileCheck %s --check-prefix=INFEASIBLE
 // RUN: not remat-opt %s -remat-plan="strategy=optimal memory-budget=16B" 2>&1 | FileCheck %s --check-prefix=INFEASIBLE-OPTIMAL
-// RUN: remat-opt %s -remat-plan="memory-budget=1KiB" -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNUSED-BUDGET
-// RUN: echo 'func.func @plain(%%a: f32) -> f32 { return %%a : f32 }' | not remat-opt -remat-plan 2>&1 | FileCheck %s --check-prefix=NO-JOINT
+// RUN: remat-opt %s -remat-plan="memory-budget=1KiB exchange-rate=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNUSED-BUDGET
+// RUN: echo 'func.func @plain(%%a: f32) -> f32 { return %%a : f32 }' | not remat-opt -remat-plan=exchange-rate=0 2>&1 | FileCheck %s --check-prefix=NO-JOINT
 
 // BAD-STRATEGY: error: remat-plan: bad option strategy=fastest: unknown strategy 'fastest'; valid strategies: save-all, recompute-all, min-cut, budget, optimal
 // NO-BUDGET: error: remat-plan: strategy=budget needs a memory budget, e.g. memory-budget=512MiB or memory-budget=0.5

@@ -1,12 +1,12 @@
-// RUN: remat-opt %s -remat-plan -remat-report -o /dev/null | FileCheck %s --check-prefix=JSON
-// RUN: remat-opt %s -remat-plan -remat-report=format=text -o /dev/null | FileCheck %s --check-prefix=TEXT
+// RUN: remat-opt %s -remat-plan=exchange-rate=0 -remat-report -o /dev/null | FileCheck %s --check-prefix=JSON
+// RUN: remat-opt %s -remat-plan=exchange-rate=0 -remat-report=format=text -o /dev/null | FileCheck %s --check-prefix=TEXT
 // RUN: remat-opt %s -remat-plan="strategy=budget memory-budget=0.0" -remat-report="output=%t.budget.json" -o /dev/null
 // RUN: FileCheck %s --check-prefix=BUDGET < %t.budget.json
-// RUN: remat-opt %s -remat-plan=policy=dots_saveable -remat-report=format=text -o /dev/null | FileCheck %s --check-prefix=POLICY
+// RUN: remat-opt %s -remat-plan="policy=dots_saveable exchange-rate=0" -remat-report=format=text -o /dev/null | FileCheck %s --check-prefix=POLICY
 
 // The report is byte-identical from run to run (CI diffs it).
-// RUN: remat-opt %s -remat-plan -remat-report="output=%t.1.json" -o /dev/null
-// RUN: remat-opt %s -remat-plan -remat-report="output=%t.2.json" -o /dev/null
+// RUN: remat-opt %s -remat-plan=exchange-rate=0 -remat-report="output=%t.1.json" -o /dev/null
+// RUN: remat-opt %s -remat-plan=exchange-rate=0 -remat-report="output=%t.2.json" -o /dev/null
 // RUN: diff %t.1.json %t.2.json
 
 // Errors.
@@ -37,6 +37,7 @@
 // JSON-NEXT:     "uses_inexact_derivation": false,
 // JSON-NEXT:     "preferences_dropped": false,
 // JSON-NEXT:     "bans_lifted": false,
+// JSON-NEXT:     "exchange_rate_bytes_per_us": 0,
 // JSON-NEXT:     "values": [
 // JSON-NEXT:       {
 // JSON-NEXT:         "name": "%arg0",
@@ -101,6 +102,7 @@
 // TEXT-NEXT:   saved for backward:  32 B
 // TEXT-NEXT:   recompute:           64 FLOPs, 8.000 us predicted (total duration +33.333%)
 // TEXT-NEXT:   inexact derivation:  not allowed
+// TEXT-NEXT:   exchange rate:       0 (min-cut weighs saved bytes alone)
 // TEXT-EMPTY:
 // TEXT-NEXT:   VALUE  DECISION   BYTES  SHAPE  OP         REASON
 // TEXT-NEXT:   %arg0  input      32 B   8xf32  argument   input: a recomputation in backward reads this function input

@@ -207,7 +207,8 @@ TEST(PlannerTags, LargeReductionsAreNotRecomputedAutomatically) {
   // needs e or x (256 B each), so min-cut keeps it (128 B).
   EXPECT_EQ(test::reasonOf(plan, big),
             "saved: keeping it (128 B) costs less than keeping what "
-            "recomputing it needs (min-cut)");
+            "recomputing it needs plus its replay time at 3.19 MiB per us "
+            "(min-cut)");
 }
 
 //===----------------------------------------------------------------------===//
@@ -340,8 +341,8 @@ TEST(PlanText, IsStableAndComplete) {
   // replayed from x just before cos_bwd.
   EXPECT_EQ(text.substr(text.find('\n') + 1),
             "%0 x input: input: backward reads this function input\n"
-            "%1 a recompute: recomputed from x (cheaper than saving 16 B) "
-            "[replays ops 0]\n"
+            "%1 a recompute: recomputed from x (cheaper than saving 16 B, "
+            "replay time weighed at 300 KiB per us) [replays ops 0]\n"
             "%2 b not-needed: not needed by backward: the backward of "
             "pointwise cos reads only its inputs\n"
             "schedule 0,1,0,2,3\n");

@@ -21,6 +21,14 @@ inline PlanOptions optionsFor(Strategy strategy) {
   return options;
 }
 
+/// min-cut weighing saved bytes alone (exchange rate 0), as PyTorch's
+/// partitioner does: the smallest saved set whatever it costs to replay.
+inline PlanOptions bytesOnlyMinCut() {
+  PlanOptions options = optionsFor(Strategy::MinCut);
+  options.exchangeRateBytesPerUs = 0;
+  return options;
+}
+
 inline Plan planOrDie(const Graph &graph, const PlanOptions &options) {
   absl::StatusOr<Plan> plan = planRematerialization(graph, options);
   EXPECT_TRUE(plan.ok()) << plan.status();

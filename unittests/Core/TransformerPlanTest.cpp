@@ -66,7 +66,7 @@ TEST_P(MegatronLayer, MinCutSavesLessThanSaveAll) {
   const LayerShape shape = GetParam();
   Graph graph = test::buildMegatronLayer(shape);
   Plan saveAll = test::planOrDie(graph, test::optionsFor(Strategy::SaveAll));
-  Plan minCut = test::planOrDie(graph, test::optionsFor(Strategy::MinCut));
+  Plan minCut = test::planOrDie(graph, test::bytesOnlyMinCut());
   EXPECT_LT(minCut.simulation.savedBytes, saveAll.simulation.savedBytes);
   // Matmul results backward reads stay saved under min-cut.
   EXPECT_EQ(test::decisionOf(minCut, test::valueNamed(graph, "context")),
@@ -111,7 +111,7 @@ TEST(LlamaLayer, AutomaticStrategiesNeverRecomputeTaggedAttention) {
 
 TEST(LlamaLayer, MatmulReasonNamesTheOp) {
   Graph graph = test::buildLlamaLayer();
-  Plan plan = test::planOrDie(graph, test::optionsFor(Strategy::MinCut));
+  Plan plan = test::planOrDie(graph, test::bytesOnlyMinCut());
   ValueId query = test::valueNamed(graph, "query_proj");
   EXPECT_EQ(test::decisionOf(plan, query), Decision::Save);
   // query_proj carries no tag: the automatic ban on compute-intensive ops

@@ -26,18 +26,31 @@ struct TargetSpec {
   double vectorFlopsF64 = 0, vectorFlopsF32 = 0, vectorFlops16 = 0;
   double memoryBandwidthBytesPerSecond = 0;
   double launchOverheadUs = 0;
+  /// What one microsecond of predicted recompute time is worth in saved
+  /// bytes, for the strategies that weigh memory against time (min-cut).
+  /// 0 weighs bytes alone.
+  double exchangeRateBytesPerUs = 0;
+  /// Whether code for this target fuses elementwise ops into the kernels
+  /// that read them (Inductor, XLA, nvFuser; not eager execution): min-cut
+  /// then charges a fused replay its arithmetic alone.
+  bool fusesPointwise = true;
 };
 
 /// Presets: "h100", "h200", "a100", "mi300x", "cpu".
 absl::StatusOr<TargetSpec> getTargetPreset(std::string_view name);
+/// The exchange rate a target gets when it states none (docs/Planner.md,
+/// "A cut that weighs time"): the bytes its memory moves in kExchangeUs.
+double defaultExchangeRate(const TargetSpec &target);
 /// Every preset name, comma-separated, for error messages.
 std::string_view allTargetNames();
 /// Reads a small JSON object `{"base": "h100", "memory_bandwidth": 3.0e12,
 /// ...}` whose fields override a preset (see docs/Planner.md). Fields:
 /// name, base, matmul_flops_f64, matmul_flops_f32, matmul_flops_16,
 /// matmul_flops_i8, vector_flops_f64, vector_flops_f32, vector_flops_16,
-/// memory_bandwidth (bytes/s), launch_overhead_us. Without `base` every
-/// numeric field is required. Errors give the line and column.
+/// memory_bandwidth (bytes/s), launch_overhead_us, exchange_rate (bytes per
+/// us of recompute time). Without `base` every numeric field is required,
+/// except exchange_rate (defaultExchangeRate of the fields given). Errors
+/// give the line and column.
 absl::StatusOr<TargetSpec> parseTargetJson(std::string_view json);
 
 class CostModel {

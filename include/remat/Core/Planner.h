@@ -93,6 +93,11 @@ struct MemoryBudget {
 absl::StatusOr<MemoryBudget> parseMemoryBudget(std::string_view text);
 std::string toString(const MemoryBudget &budget);
 
+/// An exchange rate in bytes per microsecond: "0", "300000", "256KiB",
+/// "1MB/us" (the byte spellings of parseMemoryBudget, with an optional
+/// "/us").
+absl::StatusOr<double> parseExchangeRate(std::string_view text);
+
 /// Where a long-running strategy stands, for progress displays
 /// (PlanOptions::progress). Fields a strategy does not know are unset.
 struct PlanProgress {
@@ -133,6 +138,11 @@ struct PlanOptions {
   /// values (matmul, conv, attention) lifted. Tags (never_recompute,
   /// no_auto_recompute) stay hard.
   bool recomputeBannedUnderPressure = false;
+  /// `exchange-rate`: for min-cut, what a microsecond of predicted
+  /// recompute time is worth in saved bytes; the cut minimises saved bytes
+  /// plus the rate times the recompute time. Unset: the target's
+  /// (TargetSpec::exchangeRateBytesPerUs); 0: bytes alone.
+  std::optional<double> exchangeRateBytesPerUs;
   /// Wall-clock limit for `optimal`; it fails cleanly when exceeded.
   double optimalTimeLimitSeconds = 60;
   /// Called from the strategies that can run long (`budget` while it
@@ -193,6 +203,8 @@ struct Plan {
   /// Set when `budget` met the budget only by recomputing compute-intensive
   /// values (PlanOptions::recomputeBannedUnderPressure).
   bool bansLifted = false;
+  /// The exchange rate min-cut weighed time with (0 for other strategies).
+  double exchangeRateBytesPerUs = 0;
   /// The recompute chains of all decisions, back to back.
   std::vector<OpId> recomputeOps;
   /// The reasons of all decisions, back to back.

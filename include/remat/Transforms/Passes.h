@@ -62,6 +62,11 @@ struct RematPipelineOptions
       llvm::cl::desc("never or allow: let budget recompute matmul, conv and "
                      "attention values when nothing else fits"),
       llvm::cl::init("never")};
+  Option<std::string> exchangeRate{
+      *this, "exchange-rate",
+      llvm::cl::desc("min-cut: bytes one microsecond of recompute time is "
+                     "worth (0: bytes alone; empty: the target's)"),
+      llvm::cl::init("")};
   Option<bool> emitRemarks{*this, "emit-remarks",
                            llvm::cl::desc("Emit every decision as a remark"),
                            llvm::cl::init(false)};

@@ -73,6 +73,13 @@ def RematPlanPass : Pass<"remat-plan", "::mlir::ModuleOp"> {
            "automatic bans meets the budget, let it recompute matmul, conv "
            "and attention values (never_recompute and no_auto_recompute "
            "tags still hold)">,
+    Option<"exchangeRate", "exchange-rate", "std::string",
+           /*default=*/"\"\"",
+           "min-cut weighs saved bytes against recompute time: what one "
+           "microsecond of predicted recompute time is worth in bytes, e.g. "
+           "`300000`, `256KiB` or `1MB/us`; `0` weighs bytes alone (the "
+           "smallest saved set, whatever it costs to recompute); empty "
+           "(default): the target's rate">,
     Option<"emitRemarks", "emit-remarks", "bool", /*default=*/"false",
            "Emit every decision as a remark on its op">,
     Option<"progress", "progress", "std::string", /*default=*/"\"auto\"",
