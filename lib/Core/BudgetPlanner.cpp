@@ -762,6 +762,98 @@ allCandidates(const PlanContext &context) {
   return candidates;
 }
 
+/// A lower bound on the activation peak of every schedule that runs forward
+/// before backward and honours the automatic bans (the schedules remat
+/// plans), for the infeasible-budget error (issue #17 item 4): the largest
+/// of what must be live at once
+///  - while an op that some output needs runs: its operands and results,
+///    and for a backward op also the function results forward produced;
+///  - when backward starts: every forward value backward reads that no
+///    automatic plan may recompute (kept from its one evaluation to its
+///    backward read) and every function result forward produced;
+///  - at the end: every function result.
+/// As in the simulator, graph inputs, parameters, tangents and RNG state are
+/// outside the activation peak, and storage counts once (a view is its
+/// base's storage).
+int64_t peakLowerBound(const PlanContext &context) {
+  const FlatGraph &flat = context.flat;
+  const Constraints &constraints = context.constraints;
+  const size_t numValues = flat.numValues();
+  std::vector<uint32_t> counted(numValues, 0);
+  uint32_t epoch = 0;
+  int64_t sum = 0;
+  auto begin = [&] {
+    ++epoch;
+    sum = 0;
+  };
+  auto add = [&](ValueId value) {
+    ValueId storage = flat.storageOf(value);
+    if (flat.isInput(storage) || counted[storage] == epoch)
+      return;
+    counted[storage] = epoch;
+    int64_t bytes = context.tables.valueBytes[storage];
+    sum = bytes > std::numeric_limits<int64_t>::max() - sum
+              ? std::numeric_limits<int64_t>::max()
+              : sum + bytes;
+  };
+  int64_t bound = 0;
+
+  // The function results forward produced (their storage): live through
+  // backward.
+  begin();
+  std::vector<uint8_t> forwardResult(numValues, 0);
+  for (size_t id = 0; id < numValues; ++id)
+    if (constraints.isOutput[id] && constraints.isForward[id]) {
+      add(static_cast<ValueId>(id));
+      forwardResult[flat.storageOf(static_cast<ValueId>(id))] = 1;
+    }
+  const int64_t forwardResultBytes = sum;
+
+  // Ops some output needs, by a backward pass over the graph order.
+  std::vector<uint8_t> required(numValues, 0);
+  for (size_t id = 0; id < numValues; ++id)
+    required[id] = constraints.isOutput[id];
+  for (size_t op = flat.numOps(); op-- > 0;) {
+    absl::Span<const ValueId> results = flat.results(static_cast<OpId>(op));
+    if (std::none_of(results.begin(), results.end(),
+                     [&](ValueId result) { return required[result]; }))
+      continue;
+    begin();
+    const bool backward = context.phases.opPhase[op] == Phase::Backward;
+    auto addOnce = [&](ValueId value) {
+      if (!backward || !forwardResult[flat.storageOf(value)])
+        add(value);
+    };
+    for (ValueId operand : flat.operands(static_cast<OpId>(op))) {
+      required[operand] = 1;
+      addOnce(operand);
+    }
+    for (ValueId result : results)
+      addOnce(result);
+    if (backward)
+      sum = std::min(sum, std::numeric_limits<int64_t>::max() -
+                              forwardResultBytes) +
+            forwardResultBytes;
+    bound = std::max(bound, sum);
+  }
+
+  begin();
+  for (ValueId value : context.phases.forwardValues)
+    if (constraints.needed[value] &&
+        !constraints.recomputable(value, /*automatic=*/true))
+      add(value);
+  for (size_t id = 0; id < numValues; ++id)
+    if (constraints.isOutput[id] && constraints.isForward[id])
+      add(static_cast<ValueId>(id));
+  bound = std::max(bound, sum);
+
+  begin();
+  for (size_t id = 0; id < numValues; ++id)
+    if (constraints.isOutput[id])
+      add(static_cast<ValueId>(id));
+  return std::max(bound, sum);
+}
+
 BudgetAnchors anchorsOf(const std::vector<Candidate> &candidates) {
   BudgetAnchors anchors;
   anchors.saveAllPeak = candidates.front().simulation.peakBytes;
@@ -844,13 +936,24 @@ absl::StatusOr<StrategyResult> planBudget(const PlanContext &context) {
   const std::vector<AutoBan> &bans = context.constraints.autoBan;
   const bool computeBans = std::find(bans.begin(), bans.end(),
                                      AutoBan::ComputeIntensive) != bans.end();
-  if (!best)
+  if (!best) {
+    // Whether anything lower exists: proven not when the bound is reached.
+    const int64_t bound = peakLowerBound(context);
+    std::string minimality =
+        bound >= anchors.lowestPeak
+            ? std::string("proven minimal: an op or the values that must be "
+                          "kept need that much at once")
+            : absl::StrCat("found, not proven minimal: no schedule that "
+                           "runs forward before backward peaks below ",
+                           formatBytes(bound), " (", bound,
+                           " bytes, a bound that may not be reachable)");
     return absl::ResourceExhaustedError(absl::StrCat(
         "memory budget ", formatBytes(budget), " (", budget,
         " bytes) is infeasible: the smallest activation peak the budget "
         "strategy reaches is ",
         formatBytes(anchors.lowestPeak), " (", anchors.lowestPeak,
-        " bytes; save-all needs ", formatBytes(anchors.saveAllPeak),
+        " bytes, ", minimality, "; save-all needs ",
+        formatBytes(anchors.saveAllPeak),
         "); raise the budget to at least ", anchors.lowestPeak,
         " bytes, or allow more recomputation (",
         !context.constraints.banLifted.empty()
@@ -864,6 +967,7 @@ absl::StatusOr<StrategyResult> planBudget(const PlanContext &context) {
             : "a checkpoint policy or must_recompute tags lift the "
               "automatic bans",
         ")"));
+  }
   StrategyResult result = best->result;
   result.budgetBytes = budget;
   result.schedule = best->schedule;

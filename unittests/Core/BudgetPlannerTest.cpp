@@ -209,6 +209,90 @@ TEST(BudgetSearch, RecomputeBannedAllowGoesBelowTheBans) {
   EXPECT_EQ(with.schedule.steps, without.schedule.steps);
 }
 
+/// The numbers of an infeasible-budget error: the smallest peak budget
+/// reaches, and the lower bound when it is not proven minimal (-1 if it is).
+std::pair<int64_t, int64_t> smallestPeakAndBound(const absl::Status &status) {
+  const std::string message(status.message());
+  size_t reaches = message.find("strategy reaches is ");
+  EXPECT_NE(reaches, std::string::npos) << message;
+  size_t open = message.find('(', reaches);
+  int64_t smallest = std::stoll(std::string(message.substr(open + 1)));
+  if (message.find("proven minimal: an op") != std::string::npos)
+    return {smallest, -1};
+  size_t below = message.find("peaks below ");
+  EXPECT_NE(below, std::string::npos) << message;
+  size_t boundOpen = message.find('(', below);
+  return {smallest, std::stoll(std::string(message.substr(boundOpen + 1)))};
+}
+
+// #17 item 4: an infeasible budget's error says whether the smallest peak
+// is proven minimal. The bound must hold for every plan that honours the
+// automatic bans (save-all, min-cut at any rate, budget at any budget): it
+// is checked against their simulated peaks on random joint graphs.
+TEST(BudgetSearch, InfeasibleErrorBoundsEveryPlan) {
+  int proven = 0, bounded = 0;
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    SCOPED_TRACE(testing::Message() << "seed " << seed);
+    test::RandomGraphOptions options;
+    options.numForwardOps = 4 + static_cast<int>(seed % 13);
+    Graph graph = test::buildRandomJointGraph(seed, options);
+    absl::StatusOr<Plan> refused =
+        planRematerialization(graph, budgetOptions(1));
+    ASSERT_FALSE(refused.ok());
+    ASSERT_EQ(refused.status().code(), absl::StatusCode::kResourceExhausted)
+        << refused.status();
+    auto [smallest, bound] = smallestPeakAndBound(refused.status());
+    if (bound < 0) {
+      ++proven;
+      bound = smallest;
+    } else {
+      ++bounded;
+      EXPECT_LT(bound, smallest);
+    }
+    std::vector<PlanOptions> plans = {test::optionsFor(Strategy::SaveAll),
+                                      test::bytesOnlyMinCut(),
+                                      test::optionsFor(Strategy::MinCut),
+                                      budgetOptions(smallest)};
+    for (const PlanOptions &planOptions : plans) {
+      Plan plan = test::planOrDie(graph, planOptions);
+      EXPECT_GE(plan.simulation.peakBytes, bound)
+          << toString(planOptions.strategy);
+    }
+  }
+  // On these graphs the bound is loose (60-85% of the smallest peak found):
+  // nothing is proven, and every error gives the bound.
+  EXPECT_EQ(proven + bounded, 40);
+  EXPECT_GT(bounded, 0);
+}
+
+// Where one op dominates, the bound proves the smallest peak minimal: the
+// never_recompute value y and the gradient the backward op writes are live
+// together whatever the schedule.
+TEST(BudgetSearch, InfeasibleErrorSaysWhenTheSmallestPeakIsProven) {
+  test::GraphBuilder builder(DType::F32);
+  ValueId x = builder.input("x", {256});
+  ValueId y = builder.op("relu", "relu", ComputeClass::Pointwise, {x},
+                         builder.type({256}), "y");
+  builder.producer(y).tags.neverRecompute = true;
+  ValueId out = builder.op("loss", "sum", ComputeClass::Reduction, {y},
+                           builder.type({}), "loss");
+  builder.graph().markOutput(out, OutputRole::Output);
+  ValueId dout = builder.input("dloss", builder.type({}), InputRole::Tangent);
+  ValueId dx = builder.op("relu_bwd", "bwd", ComputeClass::Pointwise,
+                          {dout, y}, builder.type({256}));
+  builder.graph().markOutput(dx, OutputRole::Gradient);
+  Graph graph = builder.take();
+  absl::StatusOr<Plan> refused =
+      planRematerialization(graph, budgetOptions(1024));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find(
+                "reaches is 2 KiB (2052 bytes, proven minimal: an op or the "
+                "values that must be kept need that much at once; save-all "
+                "needs 2 KiB)"),
+            std::string::npos)
+      << refused.status();
+}
+
 TEST(BudgetSearch, RandomJointGraphsMeetNinetyPercent) {
   for (uint64_t seed : {2, 3}) {
     SCOPED_TRACE(testing::Message() << "random-joint-" << seed);

@@ -305,7 +305,9 @@ TEST(ErrorMessages, InfeasibleBudget) {
   expectError(planRematerialization(smallJointGraph({}), options).status(),
               absl::StatusCode::kResourceExhausted,
               "memory budget 0 B (0 bytes) is infeasible: the smallest "
-              "activation peak the budget strategy reaches is 32 B (32 bytes; "
+              "activation peak the budget strategy reaches is 32 B (32 bytes, "
+              "proven minimal: an op or the values that must be kept need "
+              "that much at once; "
               "save-all needs 32 B); raise the budget to at least 32 bytes, or "
               "allow more recomputation (a checkpoint policy or must_recompute "
               "tags lift the automatic bans)");
