@@ -66,7 +66,7 @@ enumerateCandidates(const PlanContext &context) {
         constraints.isOutput[value] ||
         !constraints.recomputable(value, /*automatic=*/true))
       continue;
-    double replayUs = context.tables.opTimeUs[graph.value(value).producer];
+    double replayUs = context.tables.replayTimeUs[graph.value(value).producer];
     score[value] = static_cast<double>(context.tables.valueBytes[value]) /
                    (replayUs + 1e-3);
     convertible.push_back(value);
@@ -565,7 +565,7 @@ private:
         insertChain(trial, next, chain);
         double cost = 0;
         for (OpId op : chain)
-          cost += context_.tables.opTimeUs[op];
+          cost += context_.tables.replayTimeUs[op];
         consider(trial, cost, next, chain);
       }
     }
@@ -581,7 +581,7 @@ private:
   /// the dropped one (the bound ignores the operands the dropped evaluation
   /// no longer holds, so it only errs towards keeping).
   void prune(WorkSchedule &work, absl::int128 level) {
-    const std::vector<double> &time = context_.tables.opTimeUs;
+    const std::vector<double> &time = context_.tables.replayTimeUs;
     std::vector<int32_t> removable;
     std::vector<uint8_t> seen(graph_.numOps(), 0);
     std::vector<std::pair<int32_t, absl::int128>> added;

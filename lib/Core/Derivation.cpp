@@ -128,7 +128,7 @@ chooseDerivations(const PlanContext &context, const std::vector<uint8_t> &keep,
     // only pays when the derivation is cheaper than replaying the producer.
     if (!keep[value] &&
         derivationTimeUs(context, *best, value) >=
-            context.tables.opTimeUs[graph.value(value).producer])
+            context.tables.replayTimeUs[graph.value(value).producer])
       continue;
     derived[value] = 1;
     for (ValueId source : best->from)

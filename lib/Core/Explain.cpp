@@ -360,7 +360,7 @@ private:
         absl::StrAppend(&out_, " (", formatBytes(*result_.budgetBytes), ")");
       absl::StrAppend(&out_,
                       " has room for it, and recomputing it would cost ",
-                      formatMicroseconds(context_.tables.opTimeUs[producer]));
+                      formatMicroseconds(context_.tables.replayTimeUs[producer]));
       appendDroppedPreference(value, FlatGraph::kPreferRecompute);
       return;
     case Strategy::Optimal:
@@ -500,7 +500,7 @@ private:
     case Strategy::Budget: {
       double us = 0;
       for (OpId op : chains_.of(value))
-        us += context_.tables.opTimeUs[op];
+        us += context_.tables.replayTimeUs[op];
       absl::StrAppend(&out_, " (cheaper than saving ",
                       formatBytes(context_.tables.valueBytes[value]),
                       "; costs ", formatMicroseconds(us), " to fit the budget");

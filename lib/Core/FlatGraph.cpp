@@ -192,6 +192,9 @@ absl::StatusOr<FlatGraph> buildFlat(const Graph &graph,
   // such value is listed by its producer at its position.
   if (check && numProduced != flat.resultIds.size())
     return validateError(graph);
+  if (withTimes)
+    tables->replayTimeUs =
+        computeReplayTimes(graph, *costModel, tables->opTimeUs);
   return flat;
 }
 

@@ -364,69 +364,6 @@ private:
   std::vector<int32_t> pathTails_;
 };
 
-/// Ops a fusing compiler (Inductor, XLA, nvFuser) folds into the kernel that
-/// reads their result: replaying one in backward adds no kernel.
-bool fusesIntoReader(ComputeClass computeClass) {
-  return computeClass == ComputeClass::Pointwise ||
-         computeClass == ComputeClass::View;
-}
-
-/// Readers that such an op fuses into: elementwise work, reductions and
-/// normalizations are generated as fused loops; a matmul, convolution,
-/// attention, collective or opaque op reads a materialised buffer.
-bool fusesProducers(ComputeClass computeClass) {
-  return fusesIntoReader(computeClass) ||
-         computeClass == ComputeClass::Reduction ||
-         computeClass == ComputeClass::Normalization;
-}
-
-/// Predicted time of replaying each forward op in backward, as min-cut
-/// charges it: on a target that fuses, a pointwise or view op whose results
-/// only fusing ops read costs its arithmetic alone (its reads and writes
-/// stay in registers, and its kernel is its reader's), as PyTorch's
-/// partitioner assumes; any other op, or a result that a matmul-like op
-/// reads (it must be materialised anyway, PyTorch's
-/// "materialised in backward"), costs its own kernel, the simulator's time.
-/// Profiled ops (fixedTimeUs) keep their profile.
-std::vector<double> replayTimesUs(const PlanContext &context) {
-  const FlatGraph &flat = context.flat;
-  std::vector<double> times = context.tables.opTimeUs;
-  if (!context.options.target.fusesPointwise)
-    return times;
-  // Values some op reads from memory, also through views (a transpose a
-  // matmul reads materialises what it views): ops are in graph order, so
-  // one backwards pass carries it down view chains.
-  std::vector<uint8_t> materialised(flat.numValues(), 0);
-  for (size_t op = flat.numOps(); op-- > 0;) {
-    OpId id = static_cast<OpId>(op);
-    absl::Span<const ValueId> results = flat.results(id);
-    bool readsMaterialised =
-        !fusesProducers(flat.computeClass[op]) ||
-        (flat.computeClass[op] == ComputeClass::View &&
-         std::any_of(results.begin(), results.end(),
-                     [&](ValueId result) { return materialised[result]; }));
-    if (readsMaterialised)
-      for (ValueId operand : flat.operands(id))
-        materialised[operand] = 1;
-  }
-  for (size_t op = 0; op < flat.numOps(); ++op) {
-    OpId id = static_cast<OpId>(op);
-    if (context.phases.opPhase[op] != Phase::Forward ||
-        !fusesIntoReader(flat.computeClass[op]) ||
-        context.graph.op(id).fixedTimeUs)
-      continue;
-    absl::Span<const ValueId> results = flat.results(id);
-    if (results.empty() ||
-        std::any_of(results.begin(), results.end(),
-                    [&](ValueId result) { return materialised[result]; }))
-      continue;
-    double peak =
-        context.costModel.peakFlops(flat.computeClass[op], flat.dtype[results[0]]);
-    times[op] = peak > 0 ? flat.flops[op] / peak * 1e6 : 0;
-  }
-  return times;
-}
-
 } // namespace
 
 absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context,
@@ -483,8 +420,9 @@ absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context,
            !constraints.recomputable(static_cast<ValueId>(id),
                                      /*automatic=*/true);
   };
-  // Time: a forward op replayed in backward costs its predicted time in
-  // bytes at the exchange rate, paid once when any of its results is
+  // Time: a forward op replayed in backward costs its predicted replay time
+  // (SimulationTables::replayTimeUs: fused or a kernel) in bytes at the
+  // exchange rate, paid once when any of its results is
   // recomputed (the result's v_in on the sink side). The charge is an edge
   // from the source into the v_in of its only result that the cut may
   // recompute, or, for ops with several, into an op node with an infinite
@@ -504,7 +442,7 @@ absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context,
   std::vector<TimeCharge> timeCharges;
   int32_t numOpNodes = 0;
   if (bytesPerUs > 0) {
-    std::vector<double> replayUs = replayTimesUs(context);
+    const std::vector<double> &replayUs = context.tables.replayTimeUs;
     for (size_t opIndex = 0; opIndex < flat.numOps(); ++opIndex) {
       OpId op = static_cast<OpId>(opIndex);
       if (context.phases.opPhase[opIndex] != Phase::Forward)

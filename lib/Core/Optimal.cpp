@@ -100,7 +100,12 @@ struct Problem {
   std::vector<ScheduledValue> values;
   std::vector<std::vector<int>> resultsOf;  // position -> indices in values
   std::vector<std::vector<int>> operandsOf; // position -> distinct indices
-  std::vector<double> costUs;               // position -> predicted time
+  /// position -> predicted time of an evaluation after the first
+  /// (SimulationTables::replayTimeUs), the MILP's cost per evaluation: every
+  /// op runs at least once, so the first evaluations' extra cost
+  /// (firstCostUs - costUs) is the same for every schedule.
+  std::vector<double> costUs;
+  std::vector<double> firstCostUs; // position -> predicted time, first run
   std::vector<bool> recomputable;           // position -> may repeat
   int64_t unitBytes = 1;
   /// position -> the folded forward views (graph order) the schedule
@@ -213,7 +218,13 @@ absl::StatusOr<Problem> buildProblem(const Graph &graph,
   problem.resultsOf.resize(n);
   problem.operandsOf.resize(n);
   problem.costUs.resize(n);
+  problem.firstCostUs.resize(n);
   problem.recomputable.resize(n);
+  std::vector<double> opTimes(numOps);
+  for (OpId op = 0; op < numOps; ++op)
+    opTimes[op] = costModel.predictTimeUs(graph, op);
+  const std::vector<double> replayTimes =
+      computeReplayTimes(graph, costModel, opTimes);
   problem.viewsBefore.resize(n);
   std::vector<int> valueIndex(graph.numValues(), kNone);
   // A folded view's result: the values reading it reads (indices in
@@ -272,7 +283,8 @@ absl::StatusOr<Problem> buildProblem(const Graph &graph,
         foldedValues[result] = FoldedValue{reads, chain};
       continue;
     }
-    problem.costUs[pos] = costModel.predictTimeUs(graph, op);
+    problem.costUs[pos] = replayTimes[op];
+    problem.firstCostUs[pos] = opTimes[op];
     // Backward ops run exactly once, at their place in graph order: the
     // partitioned program recomputes forward values only.
     bool mayRepeat = mayRepeatOp(op);
@@ -903,9 +915,10 @@ finish(const Graph &graph, const Classification &phases,
        int64_t budgetBytes, bool provenOptimal, double modelViolation = 0) {
   dropUnreadEvaluations(graph, schedule);
   double costUs = 0;
+  std::vector<uint8_t> ran(problem.size(), 0);
   for (OpId op : schedule.steps)
-    if (int pos = problem.position[op]; pos != kNone)
-      costUs += problem.costUs[pos]; // folded views have none and cost 0
+    if (int pos = problem.position[op]; pos != kNone) // folded views cost 0
+      costUs += ran[pos]++ ? problem.costUs[pos] : problem.firstCostUs[pos];
   absl::StatusOr<SimulationResult> simulation =
       simulate(graph, phases, schedule, costModel);
   if (!simulation.ok())

@@ -68,7 +68,59 @@ SimulationTables buildSimulationTables(const Graph &graph,
   for (size_t op = 0; op < graph.numOps(); ++op)
     tables.opTimeUs.push_back(
         costModel.predictTimeUs(graph, static_cast<OpId>(op)));
+  tables.replayTimeUs = computeReplayTimes(graph, costModel, tables.opTimeUs);
   return tables;
+}
+
+namespace {
+
+/// Ops a fusing compiler (Inductor, XLA, nvFuser) folds into the kernel that
+/// reads their result.
+bool fusesIntoReader(const GraphOp &op) {
+  return op.computeClass == ComputeClass::Pointwise ||
+         op.computeClass == ComputeClass::View || op.isView;
+}
+
+/// Readers such an op fuses into: elementwise work, reductions and
+/// normalizations are generated as fused loops.
+bool fusesProducers(const GraphOp &op) {
+  return fusesIntoReader(op) || op.computeClass == ComputeClass::Reduction ||
+         op.computeClass == ComputeClass::Normalization;
+}
+
+} // namespace
+
+std::vector<double> computeReplayTimes(const Graph &graph,
+                                       const CostModel &costModel,
+                                       const std::vector<double> &opTimeUs) {
+  std::vector<double> times = opTimeUs;
+  if (!costModel.target().fusesPointwise)
+    return times;
+  // Values some op reads from memory, also through views (a transpose a
+  // matmul reads materialises what it views): ops are in graph order, so
+  // one backwards pass carries it down view chains.
+  std::vector<uint8_t> materialised(graph.numValues(), 0);
+  for (size_t index = graph.numOps(); index-- > 0;) {
+    const GraphOp &op = graph.op(static_cast<OpId>(index));
+    bool viewOfMaterialised =
+        (op.computeClass == ComputeClass::View || op.isView) &&
+        std::any_of(op.results.begin(), op.results.end(),
+                    [&](ValueId result) { return materialised[result]; });
+    if (!fusesProducers(op) || viewOfMaterialised)
+      for (ValueId operand : op.operands)
+        materialised[operand] = 1;
+  }
+  for (size_t index = 0; index < graph.numOps(); ++index) {
+    const GraphOp &op = graph.op(static_cast<OpId>(index));
+    if (!fusesIntoReader(op) || op.fixedTimeUs || op.results.empty() ||
+        std::any_of(op.results.begin(), op.results.end(),
+                    [&](ValueId result) { return materialised[result]; }))
+      continue;
+    double peak = costModel.peakFlops(
+        op.computeClass, graph.value(op.results.front()).type.dtype);
+    times[index] = peak > 0 ? op.flops / peak * 1e6 : 0;
+  }
+  return times;
 }
 
 absl::StatusOr<SimulationResult> simulate(const Graph &graph,
@@ -324,9 +376,10 @@ absl::Status simulateEvents(const Graph &graph, const FlatGraph &flat,
       produce(value, event, viewOf);
     if (overflow)
       return absl::OkStatus();
-    double timeUs = tables.opTimeUs[op];
+    const bool replay = evaluations[op]++ > 0;
+    double timeUs = replay ? tables.replayTimeUs[op] : tables.opTimeUs[op];
     result.totalTimeUs += timeUs;
-    if (evaluations[op]++ > 0) {
+    if (replay) {
       result.recomputeTimeUs += timeUs;
       result.recomputeFlops += flat.flops[op];
       ++result.numRecomputedEvaluations;
@@ -394,7 +447,8 @@ detail::simulateFlat(const Graph &graph, const FlatGraph &flat,
                      const SimulationTables &tables) {
   SimulationResult result;
   if (tables.valueBytes.size() != graph.numValues() ||
-      tables.opTimeUs.size() != graph.numOps())
+      tables.opTimeUs.size() != graph.numOps() ||
+      tables.replayTimeUs.size() != graph.numOps())
     return absl::InvalidArgumentError(
         "simulation tables were built for another graph; rebuild them with "
         "buildSimulationTables");

@@ -23,12 +23,12 @@
 
 // ROOMY-NOT: preferences_dropped
 // ROOMY: remat.decision = ["save"], remat.name = "e1", remat.prefer_save, remat.reason = ["saved: recomputing it needs pointwise e1 which is prefer_save"]
-// ROOMY: remat.decision = ["save"], remat.name = "e2", remat.reason = ["saved: the budget (1 KiB) has room for it, and recomputing it would cost 4 us"]
+// ROOMY: remat.decision = ["save"], remat.name = "e2", remat.reason = ["saved: the budget (1 KiB) has room for it, and recomputing it would cost 4.78e-07 us"]
 
 // 128 B is the untagged chain's smallest budget: met only by recomputing e1.
 // TIGHT: budget_bytes = 128 : i64
 // TIGHT-SAME: preferences_dropped = true
-// TIGHT: remat.decision = ["recompute"], remat.name = "e1", remat.prefer_save, remat.reason = ["recomputed from %arg0 (cheaper than saving 32 B; costs 4 us to fit the budget; its prefer_save tag yields, as no plan honouring the prefer_* tags fits the budget)"]
+// TIGHT: remat.decision = ["recompute"], remat.name = "e1", remat.prefer_save, remat.reason = ["recomputed from %arg0 (cheaper than saving 32 B; costs 4.78e-07 us to fit the budget; its prefer_save tag yields, as no plan honouring the prefer_* tags fits the budget)"]
 
 // ROOMY-JSON:      "uses_inexact_derivation": false,
 // ROOMY-JSON-NEXT: "preferences_dropped": false,

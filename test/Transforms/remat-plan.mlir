@@ -64,8 +64,8 @@
 // BUDGET-SAME: budget_bytes = 128 : i64
 // BUDGET-SAME: peak_memory_bytes = 128 : i64
 // BUDGET-SAME: strategy = "budget"
-// BUDGET: remat.decision = ["recompute"], remat.name = "e1", remat.reason = ["recomputed from %arg0 (cheaper than saving 32 B; costs 4 us to fit the budget)"]
-// BUDGET: remat.decision = ["save"], remat.name = "e2", remat.reason = ["saved: the budget (128 B) has room for it, and recomputing it would cost 4 us"]
+// BUDGET: remat.decision = ["recompute"], remat.name = "e1", remat.reason = ["recomputed from %arg0 (cheaper than saving 32 B; costs 4.78e-07 us to fit the budget)"]
+// BUDGET: remat.decision = ["save"], remat.name = "e2", remat.reason = ["saved: the budget (128 B) has room for it, and recomputing it would cost 4.78e-07 us"]
 
 // BYTES-LABEL: func.func @exp_chain
 // BYTES-SAME: budget_bytes = 1024 : i64

@@ -317,8 +317,10 @@ TEST(BudgetSearch, RandomJointGraphWithinOnePercentOfOptimal) {
       optimal.status().code() == absl::StatusCode::kDeadlineExceeded)
     GTEST_SKIP() << "optimal did not finish: " << optimal.status();
   ASSERT_TRUE(optimal.ok()) << optimal.status();
+  // CBC proves optimality to its tolerance (1e-7 relative, as in
+  // OptimalTest): fused replays cost ~1e-5 us, below it.
   EXPECT_GE(plan.simulation.totalTimeUs,
-            optimal->simulation.totalTimeUs * (1 - 1e-9));
+            optimal->simulation.totalTimeUs * (1 - 1e-7));
   EXPECT_LE(plan.simulation.totalTimeUs,
             optimal->simulation.totalTimeUs * 1.01);
 }

@@ -64,6 +64,62 @@ TEST(Simulator, HandComputedRecomputation) {
   EXPECT_EQ(recomputed.savedBytes, 2); // v0 and v2; v1 is recomputed
 }
 
+// #16 item 3: on a target that fuses, replaying an elementwise op whose
+// result only elementwise ops read costs its arithmetic (it runs inside the
+// reader's kernel); its first evaluation, a replay on an eager target, and a
+// replay whose result a matmul reads are kernels.
+TEST(Simulator, FusedReplaysCostTheirArithmetic) {
+  auto build = [](bool matmulReads) {
+    test::GraphBuilder builder(DType::F32);
+    ValueId x = builder.input("x", {256, 256});
+    ValueId w = builder.input("w", {256, 256}, InputRole::Parameter);
+    ValueId a = builder.op("exp", "exp", ComputeClass::Pointwise, {x},
+                           builder.type({256, 256}), "a");
+    ValueId y = builder.op("sum", "sum", ComputeClass::Reduction, {a},
+                           builder.type({}), "y");
+    builder.graph().markOutput(y, OutputRole::Output);
+    ValueId dy = builder.input("dy", builder.type({}), InputRole::Tangent);
+    ValueId g = matmulReads
+                    ? builder.op("bwd", "matmul", ComputeClass::Matmul,
+                                 {a, w, dy}, builder.type({256, 256}))
+                    : builder.op("bwd", "mul", ComputeClass::Pointwise,
+                                 {dy, a}, builder.type({256, 256}));
+    builder.graph().markOutput(g, OutputRole::Gradient);
+    return builder.take();
+  };
+  const Schedule replayExp{{0, 1, 0, 2}, {}};
+  Graph graph = build(/*matmulReads=*/false);
+  absl::StatusOr<Classification> phases = classify(graph);
+  ASSERT_TRUE(phases.ok()) << phases.status();
+  CostModel fusing(*getTargetPreset("h100"));
+  TargetSpec eagerTarget = *getTargetPreset("h100");
+  eagerTarget.fusesPointwise = false;
+  CostModel eager(eagerTarget);
+
+  SimulationTables tables = buildSimulationTables(graph, fusing);
+  const double kernel = tables.opTimeUs[0];
+  const double arithmetic = 256.0 * 256.0 / 67e12 * 1e6; // flops / F32 peak
+  EXPECT_GT(kernel, 4); // launch overhead included
+  EXPECT_DOUBLE_EQ(tables.replayTimeUs[0], arithmetic);
+  absl::StatusOr<SimulationResult> fused =
+      simulate(graph, *phases, replayExp, fusing);
+  ASSERT_TRUE(fused.ok()) << fused.status();
+  EXPECT_DOUBLE_EQ(fused->recomputeTimeUs, arithmetic);
+  EXPECT_DOUBLE_EQ(fused->totalTimeUs,
+                   kernel + arithmetic + tables.opTimeUs[1] +
+                       tables.opTimeUs[2]);
+
+  absl::StatusOr<SimulationResult> unfused =
+      simulate(graph, *phases, replayExp, eager);
+  ASSERT_TRUE(unfused.ok()) << unfused.status();
+  EXPECT_DOUBLE_EQ(unfused->recomputeTimeUs, kernel);
+
+  Graph materialised = build(/*matmulReads=*/true);
+  SimulationTables matmulTables =
+      buildSimulationTables(materialised, fusing);
+  EXPECT_DOUBLE_EQ(matmulTables.replayTimeUs[0], matmulTables.opTimeUs[0]);
+}
+
 TEST(Simulator, MultiByteValuesAndGraphInputs) {
   test::GraphBuilder builder(DType::F32);
   ValueId x = builder.input("x", {10});                      // 40 B

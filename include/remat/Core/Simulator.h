@@ -82,7 +82,8 @@ struct SimulationResult {
   /// section starts at the first evaluation of a backward op.
   int64_t savedBytes = 0;
   double totalTimeUs = 0;
-  /// Time of evaluations beyond the first per op, plus derivations.
+  /// Time of evaluations beyond the first per op (SimulationTables::
+  /// replayTimeUs), plus derivations.
   double recomputeTimeUs = 0;
   double recomputeFlops = 0;
   int64_t numRecomputedEvaluations = 0;
@@ -94,10 +95,23 @@ struct SimulationResult {
 /// strategy) build them once.
 struct SimulationTables {
   std::vector<int64_t> valueBytes; // by ValueId
-  std::vector<double> opTimeUs;    // by OpId
+  std::vector<double> opTimeUs;    // by OpId: one evaluation as its own kernel
+  /// By OpId: an evaluation after the first (a replay in backward). The
+  /// op's own kernel, except on a target that fuses (TargetSpec::
+  /// fusesPointwise): there a pointwise or view op whose results only
+  /// fusing ops read (pointwise, view, reduction, normalization) runs
+  /// inside its reader's kernel and costs its arithmetic alone, flops /
+  /// vector peak. A value a matmul, convolution, attention, collective,
+  /// random or opaque op reads, also through views, is materialised anyway,
+  /// so its producer's replay is a kernel; so are profiled ops (fixedTimeUs).
+  std::vector<double> replayTimeUs;
 };
 SimulationTables buildSimulationTables(const Graph &graph,
                                        const CostModel &costModel);
+/// SimulationTables::replayTimeUs of `graph`, from its per-op times.
+std::vector<double> computeReplayTimes(const Graph &graph,
+                                       const CostModel &costModel,
+                                       const std::vector<double> &opTimeUs);
 
 /// Fails if the schedule reads a value before any evaluation of its producer
 /// or omits an op needed for an output or gradient. `peakStep` indexes
