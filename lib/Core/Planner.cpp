@@ -69,39 +69,27 @@ std::string_view toString(Decision decision) {
   return "?";
 }
 
-absl::StatusOr<MemoryBudget> parseMemoryBudget(std::string_view text) {
-  absl::string_view trimmed = absl::StripAsciiWhitespace(asAbsl(text));
-  // Quote what the user wrote: `trimmed` loses its unit suffix below.
-  const absl::string_view written = trimmed;
+namespace {
+
+/// A budget without its `total:` / `activations:` prefix: bytes or a
+/// fraction, `total` unset. `written` is what the user wrote, for errors.
+absl::StatusOr<MemoryBudget> parseBudgetValue(absl::string_view trimmed,
+                                              absl::string_view written) {
   auto bad = [&](std::string_view why) {
     return absl::InvalidArgumentError(absl::StrCat(
         "memory budget '", written, "': ", asAbsl(why),
-        "; write bytes (\"1073741824\", \"512MiB\", \"2GB\"), a fraction "
-        "between recompute-all and save-all (\"0.5\"), or a fraction of the "
-        "save-all peak (\"0.8peak\")"));
+        "; write bytes, which bound the total peak (\"8GiB\", \"total:8GiB\"), "
+        "\"activations:\" and bytes for the activation peak alone "
+        "(\"activations:512MiB\"), a fraction of the activation peak between "
+        "recompute-all and save-all (\"0.5\"), or of the save-all activation "
+        "peak (\"0.8peak\")"));
   };
   if (trimmed.empty())
     return bad("empty");
+  if (absl::StartsWith(trimmed, "total:") ||
+      absl::StartsWith(trimmed, "activations:"))
+    return bad("'activations:' and 'total:' are two different bounds");
   MemoryBudget budget;
-  if (absl::ConsumePrefix(&trimmed, "total:")) {
-    absl::StatusOr<MemoryBudget> bytes =
-        parseMemoryBudget(asStd(absl::StripAsciiWhitespace(trimmed)));
-    if (!bytes.ok() || bytes->kind != MemoryBudget::Kind::Bytes ||
-        bytes->total)
-      return bad("'total:' takes bytes (\"total:8GiB\"): the total peak has "
-                 "no fraction");
-    bytes->total = true;
-    return bytes;
-  }
-  if (absl::ConsumePrefix(&trimmed, "activations:")) {
-    absl::StatusOr<MemoryBudget> rest =
-        parseMemoryBudget(asStd(absl::StripAsciiWhitespace(trimmed)));
-    if (!rest.ok())
-      return rest.status();
-    if (rest->total)
-      return bad("'activations:' and 'total:' are two different bounds");
-    return rest;
-  }
   if (absl::ConsumeSuffix(&trimmed, "peak")) {
     double fraction = 0;
     if (!absl::SimpleAtod(absl::StripAsciiWhitespace(trimmed), &fraction) ||
@@ -161,6 +149,30 @@ absl::StatusOr<MemoryBudget> parseMemoryBudget(std::string_view text) {
   return budget;
 }
 
+} // namespace
+
+absl::StatusOr<MemoryBudget> parseMemoryBudget(std::string_view text) {
+  absl::string_view trimmed = absl::StripAsciiWhitespace(asAbsl(text));
+  const absl::string_view written = trimmed;
+  const bool total = absl::ConsumePrefix(&trimmed, "total:");
+  const bool activations = !total && absl::ConsumePrefix(&trimmed, "activations:");
+  absl::StatusOr<MemoryBudget> budget =
+      parseBudgetValue(absl::StripAsciiWhitespace(trimmed), written);
+  if (!budget.ok())
+    return budget.status();
+  if (budget->kind != MemoryBudget::Kind::Bytes) {
+    if (total)
+      return absl::InvalidArgumentError(absl::StrCat(
+          "memory budget '", written,
+          "': 'total:' takes bytes (\"total:8GiB\"): the total peak has no "
+          "fraction"));
+    return budget;
+  }
+  // Bytes bound the total peak unless they say `activations:` (#16 item 2).
+  budget->total = !activations;
+  return budget;
+}
+
 absl::StatusOr<double> parseExchangeRate(std::string_view text) {
   absl::string_view trimmed = absl::StripAsciiWhitespace(asAbsl(text));
   absl::ConsumeSuffix(&trimmed, "/us");
@@ -171,7 +183,8 @@ absl::StatusOr<double> parseExchangeRate(std::string_view text) {
   } else if (absl::StatusOr<MemoryBudget> bytes =
                  parseMemoryBudget(asStd(trimmed));
              bytes.ok() && bytes->kind == MemoryBudget::Kind::Bytes &&
-             !bytes->total && !absl::StartsWith(trimmed, "activations:")) {
+             !absl::StartsWith(trimmed, "total:") &&
+             !absl::StartsWith(trimmed, "activations:")) {
     return static_cast<double>(bytes->bytes);
   }
   return absl::InvalidArgumentError(absl::StrCat(
@@ -184,7 +197,8 @@ absl::StatusOr<double> parseExchangeRate(std::string_view text) {
 std::string toString(const MemoryBudget &budget) {
   switch (budget.kind) {
   case MemoryBudget::Kind::Bytes:
-    return absl::StrCat(budget.total ? "total:" : "", budget.bytes);
+    return absl::StrCat(budget.total ? "total:" : "activations:",
+                        budget.bytes);
   case MemoryBudget::Kind::Fraction:
     return absl::StrFormat("%g", budget.fraction);
   case MemoryBudget::Kind::FractionOfPeak:
@@ -400,15 +414,18 @@ absl::StatusOr<Plan> planOptimal(const PlanContext &context) {
   return planFromOptimal(context, std::move(*solution), budgetBytes);
 }
 
-/// `options` with a `total:` budget turned into the activation budget it
+/// `options` with a total budget turned into the activation budget it
 /// leaves once the graph's inputs, parameters and tangents are held (the
-/// bytes the simulator reports beside the activation peak).
-absl::StatusOr<PlanOptions> withActivationBudget(const PlanOptions &options,
-                                                 const FlatGraph &flat,
-                                                 const SimulationTables &tables) {
+/// bytes the simulator reports beside the activation peak), 0 if they alone
+/// exceed it (the strategy then says how low the activations can go);
+/// `resident` gets those bytes.
+PlanOptions withActivationBudget(const PlanOptions &options,
+                                 const FlatGraph &flat,
+                                 const SimulationTables &tables,
+                                 int64_t &resident) {
+  resident = 0;
   if (!options.budget || !options.budget->total)
     return options;
-  int64_t resident = 0;
   for (size_t id = 0; id < flat.numValues(); ++id) {
     int8_t role = flat.inputRole[id];
     if (role == FlatGraph::kNotInput ||
@@ -420,20 +437,22 @@ absl::StatusOr<PlanOptions> withActivationBudget(const PlanOptions &options,
                    : resident + bytes;
   }
   const int64_t total = options.budget->bytes;
-  if (total < resident)
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "memory budget total:", formatBytes(total), " (", total,
-        " bytes) is infeasible: the graph's inputs, parameters and tangents "
-        "alone take ", formatBytes(resident), " (", resident,
-        " bytes), before any activation; raise the budget above that, or "
-        "bound the activations alone (activations:<bytes>)"));
   PlanOptions resolved = options;
-  resolved.budget->bytes = total - resident;
+  resolved.budget->bytes = std::max<int64_t>(0, total - resident);
   resolved.budget->total = false;
   return resolved;
 }
 
+
 } // namespace
+
+namespace detail {
+/// planRematerialization once the request is checked: `resident` gets the
+/// bytes a total budget set aside (0 otherwise).
+absl::StatusOr<Plan> planWithinActivationBudget(const Graph &graph,
+                                                const PlanOptions &requested,
+                                                int64_t &resident);
+} // namespace detail
 
 absl::StatusOr<Plan> planRematerialization(const Graph &graph,
                                            const PlanOptions &requested) {
@@ -441,6 +460,35 @@ absl::StatusOr<Plan> planRematerialization(const Graph &graph,
     return absl::InvalidArgumentError(absl::StrCat(
         "exchange rate ", rate, " bytes per us is not a non-negative finite "
         "number; give 0 to weigh saved bytes alone"));
+  int64_t resident = 0;
+  absl::StatusOr<Plan> plan =
+      detail::planWithinActivationBudget(graph, requested, resident);
+  if (!requested.budget || !requested.budget->total)
+    return plan;
+  const int64_t total = requested.budget->bytes;
+  if (plan.ok()) {
+    plan->budgetTotalBytes = total;
+    return plan;
+  }
+  if (plan.status().code() != absl::StatusCode::kResourceExhausted)
+    return plan;
+  // The strategy speaks of the activation budget the total leaves: say so.
+  const int64_t left = std::max<int64_t>(0, total - resident);
+  return absl::ResourceExhaustedError(absl::StrCat(
+      "memory budget total:", formatBytes(total), " (", total,
+      " bytes) leaves ", formatBytes(left), " (", left,
+      " bytes) for activations once the graph's inputs, parameters and "
+      "tangents (", formatBytes(resident), ", ", resident,
+      " bytes) are held: ", plan.status().message(),
+      " [activation figures; a total budget is ", resident,
+      " bytes more, or bound the activations alone with activations:<bytes>]"));
+}
+
+namespace detail {
+
+absl::StatusOr<Plan> planWithinActivationBudget(const Graph &graph,
+                                                const PlanOptions &requested,
+                                                int64_t &resident) {
   ProgressReporter progress(requested);
   // classify(graph), with the flat form kept for every later pass; the
   // graph is validated while it is copied.
@@ -453,12 +501,9 @@ absl::StatusOr<Plan> planRematerialization(const Graph &graph,
   absl::StatusOr<Classification> phases = classifyFlat(graph, *flat);
   if (!phases.ok())
     return phases.status();
-  // From here on a `total:` budget is the activation budget it leaves.
-  absl::StatusOr<PlanOptions> resolved =
-      withActivationBudget(requested, *flat, tables);
-  if (!resolved.ok())
-    return resolved.status();
-  const PlanOptions &options = *resolved;
+  // From here on a total budget is the activation budget it leaves.
+  const PlanOptions options =
+      withActivationBudget(requested, *flat, tables, resident);
   absl::StatusOr<Constraints> constraints =
       computeConstraints(graph, *flat, *phases, options.policy);
   if (!constraints.ok())
@@ -525,5 +570,7 @@ absl::StatusOr<Plan> planRematerialization(const Graph &graph,
   }
   return materializePlan(context, result);
 }
+
+} // namespace detail
 
 } // namespace remat

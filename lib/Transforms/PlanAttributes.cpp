@@ -233,6 +233,10 @@ LogicalResult recordPlan(FunctionOpInterface func,
   if (plan.budgetBytes)
     summary.push_back(builder.getNamedAttr(
         "budget_bytes", builder.getI64IntegerAttr(*plan.budgetBytes)));
+  if (plan.budgetTotalBytes)
+    summary.push_back(builder.getNamedAttr(
+        "budget_total_bytes",
+        builder.getI64IntegerAttr(*plan.budgetTotalBytes)));
   if (!request.policy.empty())
     summary.push_back(
         builder.getNamedAttr("policy", builder.getStringAttr(request.policy)));

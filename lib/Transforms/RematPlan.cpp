@@ -184,6 +184,19 @@ FailureOr<PlanOptions> RematPlanPass::parseOptions(Location loc) {
                        << memoryBudget.getValue()
                        << " has no effect with strategy=" << strategy.getValue()
                        << "; use strategy=budget or strategy=optimal";
+    else if (budget->total &&
+             !llvm::StringRef(memoryBudget.getValue()).trim().starts_with(
+                 "total:"))
+      // Bare bytes bounded the activation peak before issue #16.
+      emitWarning(loc)
+          << "remat-plan: memory-budget=" << memoryBudget.getValue()
+          << " bounds the total peak (activations plus the inputs, "
+             "parameters and tangents held through the step); write "
+             "total:"
+          << memoryBudget.getValue()
+          << " to say so, or activations:" << memoryBudget.getValue()
+          << " to bound the activation peak alone, as the bare spelling "
+             "did before";
   } else if (options.strategy == Strategy::Budget ||
              options.strategy == Strategy::Optimal) {
     return emitError(loc) << "remat-plan: strategy=" << strategy.getValue()

@@ -243,6 +243,7 @@ void writeJson(llvm::json::OStream &json, const FunctionReport &report) {
     else
       json.attribute("policy", policy);
     optionalInt("budget_bytes", intField(s, "budget_bytes"));
+    optionalInt("budget_total_bytes", intField(s, "budget_total_bytes"));
     optionalInt("peak_memory_bytes", intField(s, "peak_memory_bytes"));
     if (int64_t total = totalPeakBytes(s); total >= 0)
       writeInt(json, "total_peak_bytes", total);
@@ -329,8 +330,14 @@ void writeText(llvm::raw_ostream &os, const FunctionReport &report) {
   os << "  target:              " << stringField(s, "target") << "\n";
   os << "  policy:              " << (policy.empty() ? "none" : policy) << "\n";
   std::optional<int64_t> budget = intField(s, "budget_bytes");
-  os << "  budget:              "
-     << (budget ? bytesWithExact(*budget) : std::string("none")) << "\n";
+  std::optional<int64_t> totalBudget = intField(s, "budget_total_bytes");
+  os << "  budget:              ";
+  if (totalBudget)
+    os << bytesWithExact(*totalBudget) << " total, leaving "
+       << bytesWithExact(budget.value_or(0))
+       << " for activations after the inputs, parameters and tangents\n";
+  else
+    os << (budget ? bytesWithExact(*budget) : std::string("none")) << "\n";
   os << "  peak memory:         "
      << bytesWithExact(intField(s, "peak_memory_bytes").value_or(0)) << "\n";
   if (int64_t total = totalPeakBytes(s); total >= 0)

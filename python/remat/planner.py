@@ -53,7 +53,7 @@ def _budget_text(value):
     if isinstance(value, int):
         if value <= 0:
             raise ValueError(f"memory_budget: {value} bytes is not positive")
-        return str(value)
+        return f"total:{value}"  # bytes bound the total peak, as in remat-plan
     if isinstance(value, float):
         if not 0.0 <= value <= 1.0:
             raise ValueError(f"memory_budget: the fraction {value} is not in "

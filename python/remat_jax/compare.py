@@ -425,7 +425,7 @@ def compare(model="llama_stack", sizes=None, steps=5, warmup=1, log=None):
         rows.append(row)
         try:
             planned = plan_for(fn, *args, target=TARGET, strategy="budget",
-                               memory_budget=int(peak),
+                               memory_budget=f"activations:{int(peak)}",
                                recompute_banned="allow")
         except PlanError as error:
             row.data["status"] = ("infeasible" if error.infeasible_budget

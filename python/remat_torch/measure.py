@@ -404,7 +404,8 @@ def _remat_budget_configs(torch_runs, remat_min_cut):
         configs.append(Config(f"remat budget {budget / MIB:.2f} MiB (@ {points})",
                               "remat", budget_for=points,
                               remat_options={"strategy": "budget",
-                                             "memory_budget": budget}))
+                                             "memory_budget":
+                                                 f"activations:{budget}"}))
     return configs
 
 
@@ -430,10 +431,10 @@ def measure_model(name, sizes, factory, torch_budgets, repeats, warmup, seed,
         log(f"{name}: {config.label}")
         runs.append(_Run(config))
         row = runs[-1].row
-        if config.remat_options.get("memory_budget", 1) <= 0:
+        budget = config.remat_options.get("memory_budget", "activations:1")
+        if int(budget.split(":")[-1]) <= 0:
             row.update(status="infeasible", message="the mapped budget, "
-                       f"{config.remat_options['memory_budget']} bytes, is "
-                       "not positive")
+                       f"{budget.split(':')[-1]} bytes, is not positive")
         else:
             runs[-1].prepare(module, inputs, seed, reference)
         if row["status"] != "ok":

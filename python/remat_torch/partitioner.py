@@ -559,7 +559,9 @@ def _plan(text, options, on_infeasible):
                 f"remat_torch.partition: {error.message}\n(pass "
                 "on_infeasible=\"closest\" to plan at the smallest peak "
                 "instead)", error.smallest_peak_bytes) from None
-        closest = dict(options, memory_budget=error.smallest_peak_bytes)
+        # The smallest peak the error names is an activation peak.
+        closest = dict(options,
+                       memory_budget=f"activations:{error.smallest_peak_bytes}")
         warning = (f"remat_torch.partition: the memory budget cannot be met; "
                    f"planning at the smallest peak remat reaches, "
                    f"{error.smallest_peak_bytes} bytes")

@@ -5,13 +5,13 @@
 // unittests/Core/PreferTagsTest.cpp.
 // RUN: remat-opt %s -remat-plan=exchange-rate=0 | FileCheck %s --check-prefix=MINCUT
 // RUN: remat-opt %s -remat-plan="policy=nothing_saveable exchange-rate=0" | FileCheck %s --check-prefix=POLICY
-// RUN: remat-opt %s -remat-plan="strategy=budget memory-budget=1KiB" | FileCheck %s --check-prefix=ROOMY
-// RUN: remat-opt %s -remat-plan="strategy=budget memory-budget=128B" | FileCheck %s --check-prefix=TIGHT
+// RUN: remat-opt %s -remat-plan="strategy=budget memory-budget=activations:1KiB" | FileCheck %s --check-prefix=ROOMY
+// RUN: remat-opt %s -remat-plan="strategy=budget memory-budget=activations:128B" | FileCheck %s --check-prefix=TIGHT
 // The plan records that the tags were dropped (remat.plan, remat-report).
-// RUN: remat-opt %s -remat-plan="strategy=budget memory-budget=1KiB" -remat-report -o /dev/null | FileCheck %s --check-prefix=ROOMY-JSON
-// RUN: remat-opt %s -remat-plan="strategy=budget memory-budget=1KiB" -remat-report=format=text -o /dev/null | FileCheck %s --check-prefix=ROOMY-TEXT
-// RUN: remat-opt %s -remat-plan="strategy=budget memory-budget=128B" -remat-report -o /dev/null | FileCheck %s --check-prefix=TIGHT-JSON
-// RUN: remat-opt %s -remat-plan="strategy=budget memory-budget=128B" -remat-report=format=text -o /dev/null | FileCheck %s --check-prefix=TIGHT-TEXT
+// RUN: remat-opt %s -remat-plan="strategy=budget memory-budget=activations:1KiB" -remat-report -o /dev/null | FileCheck %s --check-prefix=ROOMY-JSON
+// RUN: remat-opt %s -remat-plan="strategy=budget memory-budget=activations:1KiB" -remat-report=format=text -o /dev/null | FileCheck %s --check-prefix=ROOMY-TEXT
+// RUN: remat-opt %s -remat-plan="strategy=budget memory-budget=activations:128B" -remat-report -o /dev/null | FileCheck %s --check-prefix=TIGHT-JSON
+// RUN: remat-opt %s -remat-plan="strategy=budget memory-budget=activations:128B" -remat-report=format=text -o /dev/null | FileCheck %s --check-prefix=TIGHT-TEXT
 
 // A chain of cheap pointwise ops whose backward reads every intermediate.
 // Untagged, min-cut replays e1 and e2 from the input

@@ -3,8 +3,8 @@
 // RUN: remat-opt %s -split-input-file -remat-plan=strategy=recompute-all | FileCheck %s --check-prefix=RECOMPUTEALL
 // RUN: remat-opt %s -split-input-file -remat-plan="strategy=budget memory-budget=0.0" | FileCheck %s --check-prefix=BUDGET
 // RUN: remat-opt %s -split-input-file -remat-plan="strategy=budget memory-budget=1.0" | FileCheck %s --check-prefix=FRACTION
-// RUN: remat-opt %s -split-input-file -remat-plan="strategy=budget memory-budget=1KiB" | FileCheck %s --check-prefix=BYTES
-// RUN: remat-opt %s -split-input-file -remat-plan="strategy=optimal memory-budget=1KiB" | FileCheck %s --check-prefix=OPTIMAL
+// RUN: remat-opt %s -split-input-file -remat-plan="strategy=budget memory-budget=activations:1KiB" | FileCheck %s --check-prefix=BYTES
+// RUN: remat-opt %s -split-input-file -remat-plan="strategy=optimal memory-budget=activations:1KiB" | FileCheck %s --check-prefix=OPTIMAL
 // RUN: remat-opt %s -split-input-file -remat-plan="target=cpu exchange-rate=0" | FileCheck %s --check-prefix=CPU
 // RUN: remat-opt %s -split-input-file -remat-plan="target-file=%S/Inputs/slow-h100.json exchange-rate=0" | FileCheck %s --check-prefix=TARGETFILE
 // RUN: remat-opt %s -split-input-file -remat-plan="policy=everything_saveable exchange-rate=0" | FileCheck %s --check-prefix=POLICY
@@ -18,9 +18,9 @@
 // RUN: not remat-opt %s -remat-plan=target-file=%t.missing.json 2>&1 | FileCheck %s --check-prefix=NO-TARGET-FILE
 // RUN: not remat-opt %s -remat-plan=policy=save_only_these_names 2>&1 | FileCheck %s --check-prefix=BAD-POLICY
 // RUN: not remat-opt %s -remat-plan=policy=save_most:x 2>&1 | FileCheck %s --check-prefix=UNKNOWN-POLICY
-// RUN: not remat-opt %s -remat-plan="strategy=budget memory-budget=16B" 2>&1 | FileCheck %s --check-prefix=INFEASIBLE
-// RUN: not remat-opt %s -remat-plan="strategy=optimal memory-budget=16B" 2>&1 | FileCheck %s --check-prefix=INFEASIBLE-OPTIMAL
-// RUN: remat-opt %s -remat-plan="memory-budget=1KiB exchange-rate=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNUSED-BUDGET
+// RUN: not remat-opt %s -remat-plan="strategy=budget memory-budget=activations:16B" 2>&1 | FileCheck %s --check-prefix=INFEASIBLE
+// RUN: not remat-opt %s -remat-plan="strategy=optimal memory-budget=activations:16B" 2>&1 | FileCheck %s --check-prefix=INFEASIBLE-OPTIMAL
+// RUN: remat-opt %s -remat-plan="memory-budget=activations:1KiB exchange-rate=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNUSED-BUDGET
 // RUN: echo 'func.func @plain(%%a: f32) -> f32 { return %%a : f32 }' | not remat-opt -remat-plan=exchange-rate=0 2>&1 | FileCheck %s --check-prefix=NO-JOINT
 
 // BAD-STRATEGY: error: remat-plan: bad option strategy=fastest: unknown strategy 'fastest'; valid strategies: save-all, recompute-all, min-cut, budget, optimal
@@ -33,7 +33,7 @@
 // INFEASIBLE: error: remat-plan: cannot plan 'exp_chain' with strategy=budget: memory budget 16 B (16 bytes) is infeasible
 // INFEASIBLE-SAME: raise the budget to at least 128 bytes
 // INFEASIBLE-OPTIMAL: error: remat-plan: cannot plan 'exp_chain' with strategy=optimal: no schedule fits the budget of 16 bytes: the smallest budget any schedule meets is 128 bytes
-// UNUSED-BUDGET: warning: remat-plan: memory-budget=1KiB has no effect with strategy=min-cut; use strategy=budget or strategy=optimal
+// UNUSED-BUDGET: warning: remat-plan: memory-budget=activations:1KiB has no effect with strategy=min-cut; use strategy=budget or strategy=optimal
 // NO-JOINT: error: remat-plan: no function is marked as a joint training graph
 
 // A chain of cheap pointwise ops whose backward reads every intermediate:

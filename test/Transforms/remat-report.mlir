@@ -23,6 +23,7 @@
 // JSON-NEXT:     "target": "h100",
 // JSON-NEXT:     "policy": null,
 // JSON-NEXT:     "budget_bytes": null,
+// JSON-NEXT:     "budget_total_bytes": null,
 // JSON-NEXT:     "peak_memory_bytes": 160,
 // JSON-NEXT:     "total_peak_bytes": 224,
 // JSON-NEXT:     "saved_bytes": 32,
@@ -119,6 +120,7 @@
 // BUDGET:      "function": "exp_chain",
 // BUDGET-NEXT: "strategy": "budget",
 // BUDGET:      "budget_bytes": 128,
+// BUDGET-NEXT: "budget_total_bytes": null,
 // BUDGET-NEXT: "peak_memory_bytes": 128,
 
 // POLICY: policy:              dots_saveable

@@ -42,8 +42,10 @@ TEST(ErrorMessages, UnknownStrategy) {
 }
 
 constexpr const char *kBudgetHelp =
-    "; write bytes (\"1073741824\", \"512MiB\", \"2GB\"), a fraction between "
-    "recompute-all and save-all (\"0.5\"), or a fraction of the save-all peak "
+    "; write bytes, which bound the total peak (\"8GiB\", \"total:8GiB\"), "
+    "\"activations:\" and bytes for the activation peak alone "
+    "(\"activations:512MiB\"), a fraction of the activation peak between "
+    "recompute-all and save-all (\"0.5\"), or of the save-all activation peak "
     "(\"0.8peak\")";
 
 TEST(ErrorMessages, MemoryBudget) {
@@ -301,7 +303,7 @@ TEST(ErrorMessages, BudgetStrategyWithoutBudget) {
 
 TEST(ErrorMessages, InfeasibleBudget) {
   PlanOptions options = test::optionsFor(Strategy::Budget);
-  options.budget = *parseMemoryBudget("0");
+  options.budget = *parseMemoryBudget("activations:0");
   expectError(planRematerialization(smallJointGraph({}), options).status(),
               absl::StatusCode::kResourceExhausted,
               "memory budget 0 B (0 bytes) is infeasible: the smallest "

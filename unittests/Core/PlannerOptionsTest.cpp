@@ -55,6 +55,9 @@ TEST(PlannerOptions, MemoryBudgets) {
   EXPECT_EQ(parseMemoryBudget("2GiB")->bytes, 2LL << 30);
   EXPECT_EQ(parseMemoryBudget("1.5 GB")->bytes, 1500000000);
   EXPECT_EQ(parseMemoryBudget("0")->kind, MemoryBudget::Kind::Bytes);
+  EXPECT_TRUE(parseMemoryBudget("512MiB")->total); // bytes: the total peak
+  EXPECT_EQ(toString(*parseMemoryBudget("activations:1KiB")),
+            "activations:1024");
   absl::StatusOr<MemoryBudget> fraction = parseMemoryBudget("0.5");
   ASSERT_TRUE(fraction.ok());
   EXPECT_EQ(fraction->kind, MemoryBudget::Kind::Fraction);
@@ -231,10 +234,32 @@ TEST(PlannerBudget, TotalBudgetsLeaveTheResidentBytesOut) {
   Plan total = test::planOrDie(graph, options);
   EXPECT_EQ(total.budgetBytes, activations.budgetBytes);
   EXPECT_EQ(total.schedule.steps, activations.schedule.steps);
+  // Below the resident bytes: the error says what the total leaves (0) and
+  // names the smallest activation peak, and how the total relates to it.
   options.budget = MemoryBudget{MemoryBudget::Kind::Bytes, resident - 1, 0,
                                 true};
-  expectError(planRematerialization(graph, options),
-              "inputs, parameters and tangents alone take");
+  absl::StatusOr<Plan> tight = planRematerialization(graph, options);
+  ASSERT_FALSE(tight.ok());
+  EXPECT_EQ(tight.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_NE(tight.status().message().find(absl::StrCat(
+                "bytes) leaves 0 B (0 bytes) for activations once the graph's "
+                "inputs, parameters and tangents")),
+            std::string::npos)
+      << tight.status();
+  EXPECT_NE(tight.status().message().find(absl::StrCat(
+                "[activation figures; a total budget is ", resident,
+                " bytes more")),
+            std::string::npos)
+      << tight.status();
+  // Parsed bytes bound the total peak; `activations:` the activation peak.
+  EXPECT_TRUE(parseMemoryBudget("8GiB")->total);
+  EXPECT_FALSE(parseMemoryBudget("activations:8GiB")->total);
+  EXPECT_FALSE(parseMemoryBudget("0.5")->total);
+  options.budget = *parseMemoryBudget(
+      absl::StrCat(*activations.budgetBytes + resident));
+  Plan bare = test::planOrDie(graph, options);
+  EXPECT_EQ(bare.budgetTotalBytes, *activations.budgetBytes + resident);
+  EXPECT_EQ(bare.schedule.steps, activations.schedule.steps);
 }
 
 TEST(PlannerBudget, InfeasibleBudgetNamesTheSmallestFeasibleOne) {

@@ -77,19 +77,20 @@ struct MemoryBudget {
   Kind kind = Kind::Bytes;
   int64_t bytes = 0;
   double fraction = 0;
-  /// Bytes only (`total:8GiB`): the budget bounds the total peak, the
-  /// activation peak plus the graph's inputs, parameters and tangents
+  /// Bytes only (`8GiB`, `total:8GiB`): the budget bounds the total peak,
+  /// the activation peak plus the graph's inputs, parameters and tangents
   /// (SimulationResult's inputBytes + parameterBytes + tangentBytes, which
   /// the runtime holds through the step); planning subtracts those.
-  /// Otherwise it bounds the activation peak.
+  /// Otherwise (`activations:8GiB`, fractions) it bounds the activation
+  /// peak.
   bool total = false;
 };
 /// "1073741824", "512MiB", "2GiB", "0.5", "0.8peak", "total:8GiB",
 /// "activations:8GiB". An integer is bytes; a number with a decimal point
 /// is a fraction in [0, 1]; units are B, KiB, MiB, GiB, TiB (powers of
-/// 1024) and KB, MB, GB, TB (powers of 1000). `total:` bounds the total
-/// peak (bytes only); `activations:` (the same as no prefix) the
-/// activation peak.
+/// 1024) and KB, MB, GB, TB (powers of 1000). Bytes bound the total peak
+/// (`total:` says so explicitly) unless prefixed `activations:`; fractions
+/// bound the activation peak (issue #16 item 2).
 absl::StatusOr<MemoryBudget> parseMemoryBudget(std::string_view text);
 std::string toString(const MemoryBudget &budget);
 
@@ -186,7 +187,10 @@ struct ValueDecision {
 struct Plan {
   Strategy strategy = Strategy::MinCut;
   std::string targetName;
-  std::optional<int64_t> budgetBytes; // the resolved budget, if any
+  std::optional<int64_t> budgetBytes; // the resolved activation budget
+  /// The total budget the user gave (memory-budget=8GiB, total:8GiB), of
+  /// which budgetBytes is what the inputs, parameters and tangents leave.
+  std::optional<int64_t> budgetTotalBytes;
   Classification classification;
   /// One entry per forward value and per graph input that backward reads,
   /// ordered by value id.
