@@ -467,7 +467,8 @@ absl::StatusOr<Plan> planRematerialization(const Graph &graph,
     return plan;
   const int64_t total = requested.budget->bytes;
   if (plan.ok()) {
-    plan->budgetTotalBytes = total;
+    if (plan->budgetBytes) // a strategy that reads the budget
+      plan->budgetTotalBytes = total;
     return plan;
   }
   if (plan.status().code() != absl::StatusCode::kResourceExhausted)
