@@ -146,13 +146,16 @@ enumerateCandidates(const PlanContext &context) {
     return absl::OkStatus();
   };
   for (std::vector<uint8_t> &candidateKeep : keeps) {
+    // Budget weighs bytes first (rate 0): derivations that lower memory,
+    // or save time at no memory cost.
     StrategyResult plain;
     plain.keep = candidateKeep;
-    plain.derivations = chooseDerivations(context, plain.keep, false);
     StrategyResult derived;
-    derived.keep = plain.keep;
-    derived.derivations = chooseDerivations(context, derived.keep, true);
-    bool distinct = derived.derivations.size() != plain.derivations.size();
+    derived.keep = candidateKeep;
+    plain.derivations = chooseDerivations(context, plain.keep, false, 0);
+    derived.derivations = chooseDerivations(context, derived.keep, true, 0);
+    bool distinct = derived.derivations.size() != plain.derivations.size() ||
+                    derived.keep != plain.keep;
     if (absl::Status status = addCandidate(std::move(plain)); !status.ok())
       return status;
     if (distinct)

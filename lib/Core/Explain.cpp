@@ -119,12 +119,10 @@ public:
   void run() {
     const size_t numValues = flat_.numValues();
     chains_ = buildChains(numValues, facts_.replays);
-    // Per value, the index of its derivation; not built when none.
-    std::vector<int32_t> derivedIndex;
     if (!result_.derivations.empty()) {
-      derivedIndex.assign(numValues, -1);
+      derivedIndex_.assign(numValues, -1);
       for (size_t i = 0; i < result_.derivations.size(); ++i)
-        derivedIndex[result_.derivations[i].value] = static_cast<int32_t>(i);
+        derivedIndex_[result_.derivations[i].value] = static_cast<int32_t>(i);
     }
     std::vector<ValueDecision> &decisions = plan_.decisions;
     decisions.clear();
@@ -148,14 +146,12 @@ public:
         appendInputReason(inputRole, facts_.inputRead[value]);
       } else if (!constraints_.isForward[value]) {
         continue;
-      } else if (int32_t index = derivedIndex.empty() ? -1 : derivedIndex[value];
-                 index >= 0) {
-        const Derivation &derivation = result_.derivations[index].derivation;
+      } else if (int32_t index = derivedIndex(value); index >= 0) {
+        const DerivationChoice &choice = result_.derivations[index];
         decision.decision = Decision::Derive;
-        decision.derivation = std::make_shared<const Derivation>(derivation);
-        absl::StrAppend(&out_, "derived as ", formula(graph_, derivation));
-        if (!derivation.exact)
-          out_ += " (inexact: floating-point rounding may differ)";
+        decision.derivation =
+            std::make_shared<const Derivation>(choice.derivation);
+        appendDeriveReason(choice);
       } else if (facts_.readFromForward[value]) {
         decision.decision = Decision::Save;
         appendSaveReason(value);
@@ -226,6 +222,38 @@ private:
   }
 
   OpId producerOf(ValueId value) const { return flat_.producer[value]; }
+
+  /// The index of the value's derivation in the result, or -1.
+  int32_t derivedIndex(ValueId value) const {
+    return derivedIndex_.empty() ? -1 : derivedIndex_[value];
+  }
+
+  /// "derived as a - b", then what it won against (Derivation.cpp weighs
+  /// the same figures): the save it replaces or the replays it avoids.
+  void appendDeriveReason(const DerivationChoice &choice) {
+    const Derivation &derivation = choice.derivation;
+    absl::StrAppend(&out_, "derived as ", formula(graph_, derivation));
+    if (!derivation.exact)
+      out_ += " (inexact: floating-point rounding may differ)";
+    if (choice.feeds != kNoId) {
+      out_ += "; it feeds the derivation of ";
+      appendName(choice.feeds);
+      out_ += ", together";
+    }
+    if (choice.replacedSaveBytes > 0)
+      absl::StrAppend(&out_, "; ", formatBytes(choice.replacedSaveBytes),
+                      " less saved for ", formatMicroseconds(choice.costUs),
+                      " in backward");
+    else
+      absl::StrAppend(&out_, "; ", formatMicroseconds(choice.costUs),
+                      " in backward instead of ",
+                      formatMicroseconds(choice.avoidedReplayUs),
+                      " of replay");
+    if (choice.sourceSaveBytes > 0)
+      absl::StrAppend(&out_, ", keeping ",
+                      formatBytes(choice.sourceSaveBytes),
+                      " of its sources from forward");
+  }
 
   /// displayName, without touching the graph for unnamed values.
   void appendName(ValueId value) {
@@ -315,6 +343,12 @@ private:
     }
     if (!constraints_.needed[value]) {
       ValueId owner = facts_.owner[value];
+      if (owner != kNoId && derivedIndex(owner) >= 0) {
+        out_ += "saved: the derivation of ";
+        appendName(owner);
+        out_ += " reads it";
+        return;
+      }
       out_ += "saved: recomputing ";
       if (owner == kNoId)
         out_ += "other values";
@@ -545,6 +579,8 @@ private:
   Plan &plan_;
   std::string &out_;
   RecomputeChains chains_;
+  /// Per value, the index of its derivation; empty when none.
+  std::vector<int32_t> derivedIndex_;
   std::string policyText_;
   std::vector<uint32_t> valueMark_;
   std::vector<uint32_t> opMark_;

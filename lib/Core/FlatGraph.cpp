@@ -193,8 +193,8 @@ absl::StatusOr<FlatGraph> buildFlat(const Graph &graph,
   if (check && numProduced != flat.resultIds.size())
     return validateError(graph);
   if (withTimes)
-    tables->replayTimeUs =
-        computeReplayTimes(graph, *costModel, tables->opTimeUs);
+    tables->replayTimeUs = computeReplayTimes(
+        graph, *costModel, tables->opTimeUs, &tables->fusesIntoReaders);
   return flat;
 }
 

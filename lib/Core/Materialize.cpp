@@ -211,6 +211,15 @@ double derivationElements(const PlanContext &context, ValueId value) {
 
 double derivationTimeUs(const PlanContext &context,
                         const Derivation &derivation, ValueId value) {
+  // Pointwise work whose readers all fuse runs inside their kernel, as a
+  // fused replay does (SimulationTables::replayTimeUs): its arithmetic
+  // alone.
+  const std::vector<uint8_t> &fused = context.tables.fusesIntoReaders;
+  if (!fused.empty() && fused[value]) {
+    double peak = context.costModel.peakFlops(ComputeClass::Pointwise,
+                                              context.flat.dtype[value]);
+    return peak > 0 ? derivationElements(context, value) / peak * 1e6 : 0;
+  }
   // Byte counts saturate at INT64_MAX (TensorType::bytes); so does the sum
   // (found by remat-planner-fuzzer: two saturated values overflowed).
   int64_t bytes = context.tables.valueBytes[value];

@@ -526,8 +526,9 @@ absl::StatusOr<Plan> planWithinActivationBudget(const Graph &graph,
     if (!keep.ok())
       return keep.status();
     result.keep = std::move(*keep);
-    result.derivations =
-        chooseDerivations(context, result.keep, /*replaceSaves=*/true);
+    result.derivations = chooseDerivations(context, result.keep,
+                                           /*replaceSaves=*/true,
+                                           exchangeRate(options));
     break;
   }
   case Strategy::Budget: {

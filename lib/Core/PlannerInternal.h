@@ -99,6 +99,17 @@ absl::StatusOr<Constraints> computeConstraints(const Graph &graph,
 struct DerivationChoice {
   ValueId value = kNoId;
   Derivation derivation;
+  /// What it was weighed against, for the reason: the bytes of the save it
+  /// replaces (0 when it replaces a replay), the replay time it avoids, its
+  /// backward time (derivations feeding it included), and the bytes of
+  /// sources saved for it.
+  int64_t replacedSaveBytes = 0;
+  double avoidedReplayUs = 0;
+  double costUs = 0;
+  int64_t sourceSaveBytes = 0;
+  /// For a derivation made to feed another (a chain), that value; the
+  /// figures above are then the whole chain's.
+  ValueId feeds = kNoId;
 };
 
 /// Everything a strategy decided, before materialisation.
@@ -226,13 +237,14 @@ inline double exchangeRate(const PlanOptions &options) {
 absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context,
                                                 double bytesPerUs);
 
-/// Values whose saving or recomputation a derivation can replace, chosen
-/// greedily (largest first) from sources that stay available anyway.
-/// `replaceSaves` lets derivations replace kept values (lowers memory);
-/// derivations always replace recomputations that cost more time.
-std::vector<DerivationChoice>
-chooseDerivations(const PlanContext &context, const std::vector<uint8_t> &keep,
-                  bool replaceSaves);
+/// Values whose saving or recomputation a derivation replaces, chosen
+/// greedily (largest first) where it wins at `bytesPerUs` (saved bytes +
+/// rate x backward time, Derivation.cpp). `replaceSaves` lets derivations
+/// replace kept values. Sources a derivation saves are set in `keep`.
+std::vector<DerivationChoice> chooseDerivations(const PlanContext &context,
+                                                std::vector<uint8_t> &keep,
+                                                bool replaceSaves,
+                                                double bytesPerUs);
 double derivationTimeUs(const PlanContext &context,
                         const Derivation &derivation, ValueId value);
 /// The derivation of operand `rule.recoveredOperand` of `via` through `rule`:

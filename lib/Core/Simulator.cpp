@@ -68,7 +68,8 @@ SimulationTables buildSimulationTables(const Graph &graph,
   for (size_t op = 0; op < graph.numOps(); ++op)
     tables.opTimeUs.push_back(
         costModel.predictTimeUs(graph, static_cast<OpId>(op)));
-  tables.replayTimeUs = computeReplayTimes(graph, costModel, tables.opTimeUs);
+  tables.replayTimeUs = computeReplayTimes(graph, costModel, tables.opTimeUs,
+                                          &tables.fusesIntoReaders);
   return tables;
 }
 
@@ -90,10 +91,13 @@ bool fusesProducers(const GraphOp &op) {
 
 } // namespace
 
-std::vector<double> computeReplayTimes(const Graph &graph,
-                                       const CostModel &costModel,
-                                       const std::vector<double> &opTimeUs) {
+std::vector<double>
+computeReplayTimes(const Graph &graph, const CostModel &costModel,
+                   const std::vector<double> &opTimeUs,
+                   std::vector<uint8_t> *fusesIntoReaders) {
   std::vector<double> times = opTimeUs;
+  if (fusesIntoReaders)
+    fusesIntoReaders->clear();
   if (!costModel.target().fusesPointwise)
     return times;
   // Values some op reads from memory, also through views (a transpose a
@@ -109,6 +113,11 @@ std::vector<double> computeReplayTimes(const Graph &graph,
     if (!fusesProducers(op) || viewOfMaterialised)
       for (ValueId operand : op.operands)
         materialised[operand] = 1;
+  }
+  if (fusesIntoReaders) {
+    fusesIntoReaders->resize(graph.numValues());
+    for (size_t value = 0; value < graph.numValues(); ++value)
+      (*fusesIntoReaders)[value] = !materialised[value];
   }
   for (size_t index = 0; index < graph.numOps(); ++index) {
     const GraphOp &op = graph.op(static_cast<OpId>(index));

@@ -115,7 +115,7 @@ func.func @exp_chain(%x: tensor<8xf32> {remat.role = "input"},
 
 // INEXACT-LABEL: func.func @residual
 // INEXACT-SAME: uses_inexact_derivation = true
-// INEXACT: remat.matmul {{.*}}{remat.decision = ["derive"], remat.derivation = [{exact = false, from = ["z", "%arg1"], kind = "subtract-other", operand = 0 : i64, via = "z"}], remat.name = "h", remat.reason = ["derived as z - %arg1 (inexact: floating-point rounding may differ)"]}
+// INEXACT: remat.matmul {{.*}}{remat.decision = ["derive"], remat.derivation = [{exact = false, from = ["z", "%arg1"], kind = "subtract-other", operand = 0 : i64, via = "z"}], remat.name = "h", remat.reason = ["derived as z - %arg1 (inexact: floating-point rounding may differ); 64 B less saved for {{.*}} us in backward"]}
 // INEXACT: remat.add {{.*}}{remat.decision = ["save"], remat.name = "z"
 func.func @residual(%x: tensor<4x4xf32> {remat.role = "input"},
                     %skip: tensor<4x4xf32> {remat.role = "input"},

@@ -105,13 +105,20 @@ struct SimulationTables {
   /// random or opaque op reads, also through views, is materialised anyway,
   /// so its producer's replay is a kernel; so are profiled ops (fixedTimeUs).
   std::vector<double> replayTimeUs;
+  /// By ValueId, on a target that fuses (empty otherwise): whether only
+  /// fusing ops read the value, so that pointwise work re-creating it in
+  /// backward (a fused replay of its producer, or a derivation) runs inside
+  /// its readers' kernel.
+  std::vector<uint8_t> fusesIntoReaders;
 };
 SimulationTables buildSimulationTables(const Graph &graph,
                                        const CostModel &costModel);
-/// SimulationTables::replayTimeUs of `graph`, from its per-op times.
-std::vector<double> computeReplayTimes(const Graph &graph,
-                                       const CostModel &costModel,
-                                       const std::vector<double> &opTimeUs);
+/// SimulationTables::replayTimeUs of `graph`, from its per-op times; also
+/// SimulationTables::fusesIntoReaders when `fusesIntoReaders` is given.
+std::vector<double>
+computeReplayTimes(const Graph &graph, const CostModel &costModel,
+                   const std::vector<double> &opTimeUs,
+                   std::vector<uint8_t> *fusesIntoReaders = nullptr);
 
 /// Fails if the schedule reads a value before any evaluation of its producer
 /// or omits an op needed for an output or gradient. `peakStep` indexes
