@@ -293,6 +293,22 @@ void ProgressReporter::maybeReport() {
 
 } // namespace detail
 
+std::string_view toString(TimeLowerBound::Kind kind) {
+  switch (kind) {
+  case TimeLowerBound::Kind::EvaluateOnce:
+    return "evaluate-once";
+  case TimeLowerBound::Kind::BackwardLp:
+    return "backward-lp";
+  }
+  return "evaluate-once";
+}
+
+std::optional<double> Plan::optimalityGap() const {
+  if (!lowerBound || !(lowerBound->timeUs > 0))
+    return std::nullopt;
+  return (simulation.totalTimeUs - lowerBound->timeUs) / lowerBound->timeUs;
+}
+
 const ValueDecision *Plan::find(ValueId value) const {
   auto it = std::lower_bound(decisions.begin(), decisions.end(), value,
                              [](const ValueDecision &decision, ValueId id) {
@@ -447,6 +463,19 @@ PlanOptions withActivationBudget(const PlanOptions &options,
 } // namespace
 
 namespace detail {
+/// `plan` with the lower bound of its schedule class within its budget
+/// (computed with the constraints of `context`, those the plan was made
+/// under).
+absl::StatusOr<Plan> withLowerBound(const PlanContext &context,
+                                    absl::StatusOr<Plan> plan) {
+  if (!plan.ok() || !plan->budgetBytes)
+    return plan;
+  plan->lowerBound = computeTimeLowerBound(
+      context, *plan->budgetBytes, context.options.lowerBoundTimeLimitSeconds,
+      context.options.lowerBoundMaxNonzeros);
+  return plan;
+}
+
 /// planRematerialization once the request is checked: `resident` gets the
 /// bytes a total budget set aside (0 otherwise).
 absl::StatusOr<Plan> planWithinActivationBudget(const Graph &graph,
@@ -553,19 +582,20 @@ absl::StatusOr<Plan> planWithinActivationBudget(const Graph &graph,
       PlanContext relaxedContext{graph,   *flat,     *phases, *relaxed,
                                  options, costModel, tables,  progress};
       absl::StatusOr<StrategyResult> retried = planBudget(relaxedContext);
-      if (retried.ok()) {
-        if (retried->schedule)
-          return planFromBudgetSchedule(relaxedContext, *retried);
-        return materializePlan(relaxedContext, *retried);
-      }
+      if (retried.ok())
+        return withLowerBound(relaxedContext,
+                              retried->schedule
+                                  ? planFromBudgetSchedule(relaxedContext,
+                                                           *retried)
+                                  : materializePlan(relaxedContext, *retried));
       budgeted = retried.status();
     }
     if (!budgeted.ok())
       return budgeted.status();
     if (budgeted->schedule)
-      return planFromBudgetSchedule(context, *budgeted);
-    result = std::move(*budgeted);
-    break;
+      return withLowerBound(context,
+                            planFromBudgetSchedule(context, *budgeted));
+    return withLowerBound(context, materializePlan(context, *budgeted));
   }
   case Strategy::Optimal:
     return planOptimal(context);

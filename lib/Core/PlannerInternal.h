@@ -299,6 +299,17 @@ absl::StatusOr<StrategyResult> planBudget(const PlanContext &context);
 absl::StatusOr<Plan> planFromBudgetSchedule(const PlanContext &context,
                                             const StrategyResult &result);
 
+/// A lower bound on the total predicted time of every schedule of the class
+/// TimeLowerBound.cpp describes whose activation peak is <= `budgetBytes`:
+/// the evaluate-once bound, raised by the backward-checkpoint LP relaxation
+/// when that has at most `maxNonzeros` coefficients (solved within
+/// `timeLimitSeconds`; 0 skips it). Never above the time of any such
+/// schedule, also when the time limit stops the solver.
+TimeLowerBound computeTimeLowerBound(const PlanContext &context,
+                                     int64_t budgetBytes,
+                                     double timeLimitSeconds,
+                                     int64_t maxNonzeros);
+
 /// "name" of a value for reasons: its name, its producer's name, or %id.
 std::string displayName(const Graph &graph, ValueId value);
 /// "matmul query_proj": class and name of an op.

@@ -237,6 +237,16 @@ LogicalResult recordPlan(FunctionOpInterface func,
     summary.push_back(builder.getNamedAttr(
         "budget_total_bytes",
         builder.getI64IntegerAttr(*plan.budgetTotalBytes)));
+  if (plan.lowerBound) {
+    summary.push_back(builder.getNamedAttr(
+        "lower_bound_time_us", builder.getF64FloatAttr(plan.lowerBound->timeUs)));
+    summary.push_back(builder.getNamedAttr(
+        "lower_bound_kind",
+        builder.getStringAttr(toString(plan.lowerBound->kind))));
+    if (std::optional<double> gap = plan.optimalityGap())
+      summary.push_back(builder.getNamedAttr("optimality_gap",
+                                             builder.getF64FloatAttr(*gap)));
+  }
   if (!request.policy.empty())
     summary.push_back(
         builder.getNamedAttr("policy", builder.getStringAttr(request.policy)));

@@ -270,6 +270,20 @@ void writeJson(llvm::json::OStream &json, const FunctionReport &report) {
                      floatField(s, "exchange_rate_bytes_per_us"));
     else
       json.attribute("exchange_rate_bytes_per_us", nullptr);
+    // A certified lower bound on the total time of any plan of the
+    // strategy's schedule class within the budget (`budget` only).
+    auto optionalFloat = [&](StringRef key) {
+      if (s.get(key))
+        json.attribute(key, floatField(s, key));
+      else
+        json.attribute(key, nullptr);
+    };
+    optionalFloat("lower_bound_time_us");
+    if (s.get("lower_bound_kind"))
+      json.attribute("lower_bound_kind", stringField(s, "lower_bound_kind"));
+    else
+      json.attribute("lower_bound_kind", nullptr);
+    optionalFloat("optimality_gap");
     json.attributeArray("values", [&] {
       for (const ValueRow &row : report.values) {
         json.object([&] {
@@ -352,6 +366,16 @@ void writeText(llvm::raw_ostream &os, const FunctionReport &report) {
      << llvm::format(" (total duration +%.3f%%)",
                      100 * totalDurationIncrease(s))
      << "\n";
+  if (s.get("lower_bound_time_us")) {
+    os << "  lower bound:         "
+       << llvm::format("%.3f us total (%s)",
+                       floatField(s, "lower_bound_time_us"),
+                       stringField(s, "lower_bound_kind").c_str());
+    if (s.get("optimality_gap"))
+      os << llvm::format(", optimality gap %.3f%%",
+                         100 * floatField(s, "optimality_gap"));
+    os << "\n";
+  }
   os << "  inexact derivation:  "
      << (boolField(s, "allow_inexact_derivation") ? "allowed" : "not allowed")
      << (boolField(s, "uses_inexact_derivation") ? ", used" : "") << "\n";

@@ -2,6 +2,7 @@
 // RUN: remat-opt %s -remat-plan=exchange-rate=0 -remat-report=format=text -o /dev/null | FileCheck %s --check-prefix=TEXT
 // RUN: remat-opt %s -remat-plan="strategy=budget memory-budget=0.0" -remat-report="output=%t.budget.json" -o /dev/null
 // RUN: FileCheck %s --check-prefix=BUDGET < %t.budget.json
+// RUN: remat-opt %s -remat-plan="strategy=budget memory-budget=0.0" -remat-report=format=text -o /dev/null | FileCheck %s --check-prefix=BUDGET-TEXT
 // RUN: remat-opt %s -remat-plan="policy=dots_saveable exchange-rate=0" -remat-report=format=text -o /dev/null | FileCheck %s --check-prefix=POLICY
 
 // The report is byte-identical from run to run (CI diffs it).
@@ -39,6 +40,9 @@
 // JSON-NEXT:     "preferences_dropped": false,
 // JSON-NEXT:     "bans_lifted": false,
 // JSON-NEXT:     "exchange_rate_bytes_per_us": 0,
+// JSON-NEXT:     "lower_bound_time_us": null,
+// JSON-NEXT:     "lower_bound_kind": null,
+// JSON-NEXT:     "optimality_gap": null,
 // JSON-NEXT:     "values": [
 // JSON-NEXT:       {
 // JSON-NEXT:         "name": "%arg0",
@@ -122,6 +126,12 @@
 // BUDGET:      "budget_bytes": 128,
 // BUDGET-NEXT: "budget_total_bytes": null,
 // BUDGET-NEXT: "peak_memory_bytes": 128,
+// BUDGET:      "lower_bound_time_us": {{[0-9.e+-]+}},
+// BUDGET-NEXT: "lower_bound_kind": "{{evaluate-once|backward-lp}}",
+// BUDGET-NEXT: "optimality_gap": {{[0-9.e+-]+}},
+
+// BUDGET-TEXT: strategy:            budget
+// BUDGET-TEXT: lower bound:         {{[0-9.]+}} us total ({{evaluate-once|backward-lp}}), optimality gap {{[0-9.]+}}%
 
 // POLICY: policy:              dots_saveable
 // POLICY: proj   save      32 B   4x4xbf16  remat.matmul  saved: checkpoint policy dots_saveable saves it

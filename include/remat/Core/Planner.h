@@ -146,6 +146,14 @@ struct PlanOptions {
   std::optional<double> exchangeRateBytesPerUs;
   /// Wall-clock limit for `optimal`; it fails cleanly when exceeded.
   double optimalTimeLimitSeconds = 60;
+  /// Wall-clock limit for the LP relaxation behind `budget`'s lower bound
+  /// (Plan::lowerBound); when it runs out the bound is what the solver's
+  /// last dual iterate certifies, never less than evaluate-once. 0: the
+  /// evaluate-once bound alone.
+  double lowerBoundTimeLimitSeconds = 10;
+  /// The LP is skipped (evaluate-once bound) when it would have more
+  /// coefficients than this: it grows with backward ops x forward ops.
+  int64_t lowerBoundMaxNonzeros = 4000000;
   /// Called from the strategies that can run long (`budget` while it
   /// enumerates and refines candidates, `optimal` while the solver
   /// searches), from the planning thread, at most once per
@@ -157,6 +165,33 @@ struct PlanOptions {
   double progressIntervalSeconds = 0.5;
   PlanOptions();
 };
+
+/// A lower bound on the total predicted time (Simulator.h's totalTimeUs:
+/// every evaluation, recomputations and derivations included) of every
+/// schedule that meets the plan's activation budget within a schedule
+/// class: every backward op evaluated once, in graph order; forward ops
+/// evaluated anywhere, and more than once only if automatic planning may
+/// recompute one of their results that is no function result; the forward
+/// ops that forward function results need evaluated before backward;
+/// derivations allowed (docs/Planner.md, "Lower bound"). Every `budget` and
+/// `optimal` plan is in that class.
+struct TimeLowerBound {
+  enum class Kind : uint8_t {
+    /// Every needed op evaluated once at its predicted time.
+    EvaluateOnce,
+    /// The LP relaxation over backward checkpoints (a dual certificate).
+    BackwardLp,
+  };
+  Kind kind = Kind::EvaluateOnce;
+  double timeUs = 0;
+  /// The LP's time limit stopped the solver: the bound is what its last
+  /// dual iterate certifies (still valid, possibly weaker).
+  bool lpStopped = false;
+  /// The LP was not solved: too large (PlanOptions::lowerBoundMaxNonzeros)
+  /// or no schedule of the class fits (then the plan is outside it, a bug).
+  bool lpSkipped = false;
+};
+std::string_view toString(TimeLowerBound::Kind kind);
 
 enum class Decision : uint8_t { Save, Recompute, Derive, NotNeeded, Input };
 std::string_view toString(Decision decision);
@@ -207,6 +242,13 @@ struct Plan {
   /// Set when `budget` met the budget only by recomputing compute-intensive
   /// values (PlanOptions::recomputeBannedUnderPressure).
   bool bansLifted = false;
+  /// Set by `budget`: a lower bound on the total time of any plan of its
+  /// schedule class within `budgetBytes` (TimeLowerBound).
+  std::optional<TimeLowerBound> lowerBound;
+  /// (simulation.totalTimeUs - bound) / bound: how much a better solver
+  /// could at most save, as a fraction of the bound. Unset without a bound
+  /// (or with a zero bound).
+  std::optional<double> optimalityGap() const;
   /// The exchange rate min-cut weighed time with (0 for other strategies).
   double exchangeRateBytesPerUs = 0;
   /// The recompute chains of all decisions, back to back.

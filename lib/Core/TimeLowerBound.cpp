@@ -1,0 +1,514 @@
+//===- TimeLowerBound.cpp - A certified lower bound on plan time ----------===//
+//
+// Part of remat. The bound `budget` reports with its plan (issue #17 item 3):
+// no schedule of the class below whose activation peak is within the budget
+// takes less total predicted time (forward + backward + recomputation +
+// derivation, as Simulator.h sums it).
+//
+// The schedule class: every backward op is evaluated exactly once, in id
+// order; forward ops may be evaluated any number of times, anywhere, in any
+// order (in forward or in backward), but only ops with a result that is no
+// function result and that automatic planning may recompute
+// (Constraints::recomputable(automatic)) more than once; every other forward
+// op exactly once; the forward ops a forward function result needs are
+// evaluated before the first backward op; forward values may also be
+// re-created by derivations. Every plan `budget` and `optimal` make is in it
+// (budget: Materialize.cpp's schedules replay only ops with a non-kept
+// recomputable result, the refinement splits only such ops and never moves a
+// first evaluation or a backward op; optimal: the MILP's class is a subset).
+// The class is larger than the MILP of Optimal.cpp, whose relaxation is
+// therefore not used: `budget` evaluates some forward ops for the first time
+// in backward, replays one op several times between two backward ops and in
+// any order, and derives values, none of which the MILP's schedules do.
+//
+// Two bounds:
+//  - evaluate-once: every op some backward op or function result needs is
+//    evaluated at least once, and its first evaluation costs its predicted
+//    time (later ones cost the replay time, >= 0);
+//  - backward-lp: a linear relaxation over the checkpoints "backward op k
+//    runs" (k = 0..m-1) and the stages between them (stage u: the events
+//    after backward op u-1 and before backward op u; stage 0 holds forward):
+//      a[p][u] in [0,1]  forward op p is evaluated in stage u (cost: p's
+//                        replay time, minus one replay for the evaluation
+//                        every needed op has; so a schedule costs at least
+//                        its LP objective)
+//      d[s][u] in [0,1]  s is derived in stage u (cost: its cheapest rule)
+//      h[s][k] in [0,1]  an instance of storage s is live at checkpoint k
+//    with rows
+//      - memory: what is certainly live at checkpoint k (its operands and
+//        results, backward values read later, forward function results)
+//        plus sum bytes(s) h[s][k] <= budget;
+//      - coverage: a storage s read by backward op r > k (not at k) is live
+//        at k or re-created in a stage k+1..r: h[s][k] + sum a[p][u] +
+//        sum d[s][u] >= 1, p its producer;
+//      - operands: an evaluation of p in stage u >= 1 reads each operand's
+//        storage q, live at checkpoint u-1 or re-created in stage u:
+//        h[q][u-1] + a[prod q][u] + d[q][u] >= a[p][u]; in stage 0,
+//        a[prod q][0] >= a[p][0];
+//      - every needed op is evaluated at least once (before its first
+//        backward reader), ops that may not repeat exactly once.
+//    Any schedule of the class gives a 0/1 point of these rows (a = "some
+//    evaluation of p in stage u", h = "live at the checkpoint") of objective
+//    <= its time, so the LP optimum is a lower bound. The bound is not the
+//    solver's objective but a dual certificate recomputed here from the
+//    solver's row duals (weak duality holds for any duals once signs are
+//    clipped), so neither solver tolerances nor a stop at the time limit can
+//    make it exceed the optimum; a small relative margin covers the
+//    floating-point sums.
+//
+// Memory is counted by storage as in the simulator: a view is its base's
+// storage, except a view that a derivation may re-create, which counts as
+// its own value of zero bytes (a derived copy does not hold the base).
+// Checkpoints are backward ops only: the relaxation says nothing about the
+// forward section's peak, which is why it is weak at budgets where that
+// peak binds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PlannerInternal.h"
+
+#include "absl/container/flat_hash_map.h"
+
+#include "ClpSimplex.hpp"
+#include "CoinPackedMatrix.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace remat::detail {
+
+namespace {
+
+/// Row-wise LP accumulator.
+class LinearProgram {
+public:
+  int addColumn(double lower, double upper, double cost) {
+    columnLower.push_back(lower);
+    columnUpper.push_back(upper);
+    objective.push_back(cost);
+    return static_cast<int>(objective.size()) - 1;
+  }
+  void addRow(const std::vector<std::pair<int, double>> &terms, double lower,
+              double upper) {
+    for (const auto &[column, coefficient] : terms) {
+      rows.push_back(static_cast<int>(rowLower.size()));
+      columns.push_back(column);
+      elements.push_back(coefficient);
+    }
+    rowLower.push_back(lower);
+    rowUpper.push_back(upper);
+  }
+  size_t numNonzeros() const { return elements.size(); }
+
+  std::vector<double> columnLower, columnUpper, objective;
+  std::vector<double> rowLower, rowUpper;
+  std::vector<int> rows, columns;
+  std::vector<double> elements;
+};
+
+/// min objective.x subject to the program's rows and bounds is at least
+/// this, for any `rowDuals` (signs that would need an infinite row side are
+/// taken as 0): c.x = y.Ax + (c - A'y).x and each term is bounded below by
+/// its row or column bounds. Columns must be bounded.
+long double dualCertificate(const LinearProgram &program,
+                            const double *rowDuals) {
+  const size_t numRows = program.rowLower.size();
+  std::vector<long double> duals(numRows, 0);
+  long double bound = 0;
+  for (size_t row = 0; row < numRows; ++row) {
+    double y = rowDuals[row];
+    if (!std::isfinite(y))
+      y = 0;
+    if (y > 0 && program.rowLower[row] > -COIN_DBL_MAX / 2) {
+      duals[row] = y;
+      bound += static_cast<long double>(y) * program.rowLower[row];
+    } else if (y < 0 && program.rowUpper[row] < COIN_DBL_MAX / 2) {
+      duals[row] = y;
+      bound += static_cast<long double>(y) * program.rowUpper[row];
+    }
+  }
+  std::vector<long double> reduced(program.objective.begin(),
+                                   program.objective.end());
+  for (size_t i = 0; i < program.elements.size(); ++i)
+    reduced[program.columns[i]] -=
+        duals[program.rows[i]] * program.elements[i];
+  for (size_t column = 0; column < reduced.size(); ++column)
+    bound += reduced[column] > 0
+                 ? reduced[column] * program.columnLower[column]
+                 : reduced[column] * program.columnUpper[column];
+  return bound;
+}
+
+class BoundBuilder {
+public:
+  BoundBuilder(const PlanContext &context, int64_t budgetBytes)
+      : context_(context), flat_(context.flat),
+        constraints_(context.constraints), budgetBytes_(budgetBytes) {}
+
+  TimeLowerBound compute(double timeLimitSeconds, int64_t maxNonzeros) {
+    analyze();
+    TimeLowerBound result;
+    result.kind = TimeLowerBound::Kind::EvaluateOnce;
+    result.timeUs = static_cast<double>(requiredTimeUs_);
+    if (timeLimitSeconds <= 0 || backward_.empty())
+      return result;
+    if (!build(maxNonzeros)) {
+      result.lpSkipped = true;
+      return result;
+    }
+    ClpSimplex simplex;
+    simplex.setLogLevel(0);
+    simplex.setMaximumSeconds(timeLimitSeconds);
+    CoinPackedMatrix matrix(/*colordered=*/false, program_.rows.data(),
+                            program_.columns.data(), program_.elements.data(),
+                            static_cast<CoinBigIndex>(program_.numNonzeros()));
+    // The triplet constructor sizes the matrix by the largest index seen:
+    // make room for rows and columns that have no coefficient.
+    matrix.setDimensions(static_cast<int>(program_.rowLower.size()),
+                         static_cast<int>(program_.objective.size()));
+    simplex.loadProblem(matrix, program_.columnLower.data(),
+                        program_.columnUpper.data(), program_.objective.data(),
+                        program_.rowLower.data(), program_.rowUpper.data());
+    simplex.dual();
+    const int status = simplex.status();
+    // 1: primal infeasible. No schedule of the class meets the budget, so
+    // the plan at hand is outside the class (a bug this bound must not
+    // hide behind a large number): keep the evaluate-once bound.
+    if (status == 1) {
+      result.lpSkipped = true;
+      return result;
+    }
+    long double certificate = dualCertificate(program_,
+                                              simplex.dualRowSolution());
+    long double magnitude = std::fabs(static_cast<long double>(constant_));
+    for (size_t column = 0; column < program_.objective.size(); ++column)
+      magnitude += std::fabs(static_cast<long double>(
+          program_.objective[column]));
+    long double lpBound = constant_ + certificate - 1e-9L * magnitude;
+    result.lpStopped = status != 0;
+    if (lpBound > requiredTimeUs_) {
+      result.timeUs = static_cast<double>(lpBound);
+      result.kind = TimeLowerBound::Kind::BackwardLp;
+    }
+    return result;
+  }
+
+private:
+  /// The storage `value` lives in for this bound: the end of its chain of
+  /// aliasing views, stopping at a value a derivation may re-create.
+  ValueId keyOf(ValueId value) const {
+    while (!derivable_[value] && flat_.producer[value] != kNoId &&
+           flat_.isAliasingView(flat_.producer[value]))
+      value = flat_.operands(flat_.producer[value])[0];
+    return value;
+  }
+  bool isTracked(ValueId key) const {
+    return !flat_.isInput(key) && constraints_.isForward[key];
+  }
+
+  void analyze() {
+    const Graph &graph = context_.graph;
+    const size_t numValues = flat_.numValues();
+    const size_t numOps = flat_.numOps();
+    derivable_.assign(numValues, 0);
+    derivationUs_.assign(numValues, std::numeric_limits<double>::infinity());
+    if (constraints_.hasInverseRules) {
+      for (size_t opIndex = 0; opIndex < numOps; ++opIndex) {
+        OpId op = static_cast<OpId>(opIndex);
+        if (context_.phases.opPhase[op] != Phase::Forward)
+          continue;
+        for (const InverseRule &rule : graph.op(op).inverseRules) {
+          ValueId value = graph.op(op).operands[rule.recoveredOperand];
+          if (flat_.isInput(value) || !constraints_.isForward[value] ||
+              constraints_.isOutput[value])
+            continue;
+          derivable_[value] = 1;
+          derivationUs_[value] =
+              std::min(derivationUs_[value],
+                       derivationTimeUs(context_,
+                                        derivationThrough(graph, op, rule),
+                                        value));
+        }
+      }
+    }
+    // Needed ops: backward ops, producers of function results, and what they
+    // read, transitively (reverse id order is topological).
+    required_.assign(numOps, 0);
+    for (size_t id = 0; id < numValues; ++id)
+      if (constraints_.isOutput[id] && !flat_.isInput(static_cast<ValueId>(id)))
+        required_[flat_.producer[id]] = 1;
+    for (size_t opIndex = 0; opIndex < numOps; ++opIndex)
+      if (context_.phases.opPhase[opIndex] == Phase::Backward)
+        required_[opIndex] = 1;
+    anchored_.assign(numOps, 0);
+    for (size_t id = 0; id < numValues; ++id)
+      if (constraints_.isOutput[id] && constraints_.isForward[id])
+        anchored_[flat_.producer[id]] = 1;
+    for (size_t opIndex = numOps; opIndex-- > 0;) {
+      if (!required_[opIndex])
+        continue;
+      for (ValueId operand : flat_.operands(static_cast<OpId>(opIndex))) {
+        OpId producer = flat_.producer[operand];
+        if (producer == kNoId)
+          continue;
+        required_[producer] = 1;
+        if (anchored_[opIndex] &&
+            context_.phases.opPhase[producer] == Phase::Forward)
+          anchored_[producer] = 1;
+      }
+    }
+    requiredTimeUs_ = 0;
+    for (size_t opIndex = 0; opIndex < numOps; ++opIndex)
+      if (required_[opIndex])
+        requiredTimeUs_ += context_.tables.opTimeUs[opIndex];
+    for (size_t opIndex = 0; opIndex < numOps; ++opIndex)
+      if (context_.phases.opPhase[opIndex] == Phase::Backward)
+        backward_.push_back(static_cast<OpId>(opIndex));
+  }
+
+  /// Whether the class lets `op` (forward) be evaluated more than once.
+  bool mayRepeat(OpId op) const {
+    for (ValueId result : flat_.results(op))
+      if (!constraints_.isOutput[result] &&
+          constraints_.recomputable(result, /*automatic=*/true))
+        return true;
+    return false;
+  }
+
+  bool build(int64_t maxNonzeros) {
+    const size_t numValues = flat_.numValues();
+    const int m = static_cast<int>(backward_.size());
+    // Every forward op gets a column per stage and every storage a column
+    // per checkpoint: refuse before allocating when that alone is too much.
+    if (static_cast<int64_t>(m + 1) * static_cast<int64_t>(flat_.numOps()) >
+        maxNonzeros)
+      return false;
+    // Memory rows in units of the budget: coefficients near 1 for the
+    // solver (the certificate is computed on these same rows).
+    const double scale =
+        std::max<double>(1.0, static_cast<double>(budgetBytes_));
+    // Backward readers of every key, by checkpoint index (m: the end, for
+    // function results), ascending and unique.
+    std::vector<std::vector<int>> readers(numValues);
+    std::vector<std::vector<ValueId>> readAt(m);
+    for (int k = 0; k < m; ++k) {
+      for (ValueId operand : flat_.operands(backward_[k])) {
+        ValueId key = keyOf(operand);
+        if (flat_.isInput(key))
+          continue;
+        if (readers[key].empty() || readers[key].back() != k)
+          readers[key].push_back(k);
+        readAt[k].push_back(key);
+      }
+    }
+    for (size_t id = 0; id < numValues; ++id) {
+      if (!constraints_.isOutput[id] || flat_.isInput(static_cast<ValueId>(id)))
+        continue;
+      ValueId key = keyOf(static_cast<ValueId>(id));
+      if (flat_.isInput(key))
+        continue;
+      if (readers[key].empty() || readers[key].back() != m)
+        readers[key].push_back(m);
+    }
+    std::vector<int> backwardIndex(flat_.numOps(), -1);
+    for (int k = 0; k < m; ++k)
+      backwardIndex[backward_[k]] = k;
+
+    // Fixed bytes per checkpoint: keys certainly live there.
+    std::vector<int64_t> fixed(m, 0);
+    auto keyBytes = [&](ValueId key) -> int64_t {
+      OpId producer = flat_.producer[key];
+      if (producer != kNoId && flat_.isAliasingView(producer))
+        return 0; // a derivable view: see the file comment
+      return context_.tables.valueBytes[key];
+    };
+    fixedKeys_.assign(m, {});
+    auto addFixed = [&](int k, ValueId key) {
+      if (flat_.isInput(key) ||
+          std::find(fixedKeys_[k].begin(), fixedKeys_[k].end(), key) !=
+              fixedKeys_[k].end())
+        return;
+      fixed[k] += keyBytes(key);
+      fixedKeys_[k].push_back(key);
+    };
+    std::vector<ValueId> forwardResults;
+    for (size_t id = 0; id < numValues; ++id)
+      if (constraints_.isOutput[id] && constraints_.isForward[id])
+        forwardResults.push_back(keyOf(static_cast<ValueId>(id)));
+    for (int k = 0; k < m; ++k) {
+      for (ValueId key : readAt[k])
+        addFixed(k, key);
+      for (ValueId result : flat_.results(backward_[k]))
+        addFixed(k, keyOf(result));
+      for (ValueId key : forwardResults)
+        addFixed(k, key);
+    }
+    // Backward keys live from their producer to their last reader.
+    for (size_t id = 0; id < numValues; ++id) {
+      ValueId key = static_cast<ValueId>(id);
+      if (flat_.isInput(key) || constraints_.isForward[key] ||
+          keyOf(key) != key || readers[key].empty())
+        continue;
+      int from = backwardIndex[flat_.producer[key]];
+      int to = std::min(readers[key].back(), m - 1);
+      for (int k = from; k <= to && from >= 0; ++k)
+        addFixed(k, key);
+    }
+    for (std::vector<ValueId> &keys : fixedKeys_)
+      std::sort(keys.begin(), keys.end());
+    for (int k = 0; k < m; ++k)
+      if (fixed[k] > budgetBytes_)
+        return false; // no schedule of the class fits: keep evaluate-once
+
+    // Evaluation columns: forward ops that produce a tracked key.
+    constant_ = requiredTimeUs_;
+    std::vector<int> evaluationBase(flat_.numOps(), -1);
+    for (OpId op = 0; op < static_cast<OpId>(flat_.numOps()); ++op) {
+      if (context_.phases.opPhase[op] != Phase::Forward || !required_[op])
+        continue;
+      bool producesKey = false;
+      for (ValueId result : flat_.results(op))
+        producesKey |= keyOf(result) == result && isTracked(result);
+      if (!producesKey)
+        continue;
+      const bool repeat = mayRepeat(op);
+      const double cost = repeat ? context_.tables.replayTimeUs[op] : 0;
+      evaluationBase[op] = static_cast<int>(program_.objective.size());
+      std::vector<std::pair<int, double>> once;
+      for (int u = 0; u <= m; ++u) {
+        double lower = anchored_[op] && u == 0 ? 1 : 0;
+        double upper = anchored_[op] && u > 0 && !repeat ? 0 : 1;
+        once.push_back({program_.addColumn(lower, upper, cost), 1.0});
+      }
+      constant_ -= cost;
+      program_.addRow(once, 1, repeat ? COIN_DBL_MAX : 1);
+      evaluationOps_.push_back(op);
+    }
+    auto evaluation = [&](ValueId key, int u) {
+      return evaluationBase[flat_.producer[key]] + u;
+    };
+    // Derivation columns, created on demand.
+    absl::flat_hash_map<int64_t, int> derivationColumn, holdColumn;
+    auto derivation = [&](ValueId key, int u) -> int {
+      if (!derivable_[key])
+        return -1;
+      int64_t slot = static_cast<int64_t>(key) * (m + 1) + u;
+      auto [it, inserted] = derivationColumn.try_emplace(slot, 0);
+      if (inserted)
+        it->second = program_.addColumn(0, 1, derivationUs_[key]);
+      return it->second;
+    };
+    std::vector<std::vector<std::pair<int, double>>> memory(m);
+    auto hold = [&](ValueId key, int k) -> int {
+      int64_t slot = static_cast<int64_t>(key) * m + k;
+      auto [it, inserted] = holdColumn.try_emplace(slot, 0);
+      if (inserted) {
+        it->second = program_.addColumn(0, 1, 0);
+        if (int64_t bytes = keyBytes(key); bytes > 0)
+          memory[k].push_back(
+              {it->second, static_cast<double>(bytes) / scale});
+      }
+      return it->second;
+    };
+
+    std::vector<std::pair<int, double>> terms;
+    for (size_t id = 0; id < numValues; ++id) {
+      ValueId key = static_cast<ValueId>(id);
+      if (!isTracked(key) || keyOf(key) != key || readers[key].empty() ||
+          evaluationBase[flat_.producer[key]] < 0)
+        continue;
+      const std::vector<int> &reads = readers[key];
+      // Produced by an evaluation before its first backward reader.
+      terms.clear();
+      for (int u = 0; u <= reads.front(); ++u)
+        terms.push_back({evaluation(key, u), 1.0});
+      program_.addRow(terms, 1, COIN_DBL_MAX);
+      // Coverage at every checkpoint before the last reader.
+      size_t next = 0;
+      for (int k = 0; k < reads.back() && k < m; ++k) {
+        while (reads[next] <= k)
+          ++next;
+        if (isFixedAt(key, k))
+          continue; // certainly live at k (read there, for one)
+        terms.clear();
+        terms.push_back({hold(key, k), 1.0});
+        for (int u = k + 1; u <= reads[next]; ++u) {
+          terms.push_back({evaluation(key, u), 1.0});
+          if (int column = derivation(key, u); column >= 0)
+            terms.push_back({column, 1.0});
+        }
+        program_.addRow(terms, 1, COIN_DBL_MAX);
+        if (static_cast<int64_t>(program_.numNonzeros()) > maxNonzeros)
+          return false;
+      }
+    }
+    // Operands of evaluations in backward stages.
+    std::vector<ValueId> operandKeys;
+    for (OpId op : evaluationOps_) {
+      operandKeys.clear();
+      for (ValueId operand : flat_.operands(op)) {
+        ValueId key = keyOf(operand);
+        if (isTracked(key) && evaluationBase[flat_.producer[key]] >= 0 &&
+            std::find(operandKeys.begin(), operandKeys.end(), key) ==
+                operandKeys.end())
+          operandKeys.push_back(key);
+      }
+      // In forward (stage 0) nothing is held yet: an evaluation there reads
+      // operands evaluated there before it.
+      for (ValueId key : operandKeys)
+        program_.addRow({{evaluation(key, 0), 1.0}, {evaluationBase[op], -1.0}},
+                        0, COIN_DBL_MAX);
+      for (int u = 1; u <= m; ++u) {
+        for (ValueId key : operandKeys) {
+          if (isFixedAt(key, u - 1))
+            continue;
+          terms.clear();
+          terms.push_back({hold(key, u - 1), 1.0});
+          terms.push_back({evaluation(key, u), 1.0});
+          if (int column = derivation(key, u); column >= 0)
+            terms.push_back({column, 1.0});
+          terms.push_back({evaluationBase[op] + u, -1.0});
+          program_.addRow(terms, 0, COIN_DBL_MAX);
+        }
+        if (static_cast<int64_t>(program_.numNonzeros()) > maxNonzeros)
+          return false;
+      }
+    }
+    for (int k = 0; k < m; ++k)
+      program_.addRow(memory[k], -COIN_DBL_MAX,
+                      static_cast<double>(budgetBytes_ - fixed[k]) / scale);
+    return static_cast<int64_t>(program_.numNonzeros()) <= maxNonzeros;
+  }
+
+  /// Whether `key` is among the keys certainly live at checkpoint k.
+  bool isFixedAt(ValueId key, int k) const {
+    return std::binary_search(fixedKeys_[k].begin(), fixedKeys_[k].end(), key);
+  }
+
+  const PlanContext &context_;
+  const FlatGraph &flat_;
+  const Constraints &constraints_;
+  const int64_t budgetBytes_;
+  std::vector<uint8_t> derivable_;
+  std::vector<double> derivationUs_;
+  std::vector<uint8_t> required_, anchored_;
+  std::vector<OpId> backward_;
+  std::vector<OpId> evaluationOps_;
+  std::vector<std::vector<ValueId>> fixedKeys_;
+  double requiredTimeUs_ = 0;
+  double constant_ = 0;
+  LinearProgram program_;
+};
+
+} // namespace
+
+TimeLowerBound computeTimeLowerBound(const PlanContext &context,
+                                     int64_t budgetBytes,
+                                     double timeLimitSeconds,
+                                     int64_t maxNonzeros) {
+  return BoundBuilder(context, budgetBytes)
+      .compute(timeLimitSeconds, maxNonzeros);
+}
+
+} // namespace remat::detail
