@@ -160,6 +160,13 @@ public:
     ClpSimplex simplex;
     simplex.setLogLevel(0);
     simplex.setMaximumSeconds(timeLimitSeconds);
+    // A work limit that does not depend on the machine, so that a stopped
+    // solve (still a valid bound) gives the same report everywhere; the
+    // clock only guards against a machine far slower than expected. The dual
+    // simplex needs a few iterations per row in practice.
+    simplex.setMaximumIterations(static_cast<int>(std::min<size_t>(
+        std::numeric_limits<int>::max(),
+        20 * (program_.rowLower.size() + program_.objective.size()))));
     CoinPackedMatrix matrix(/*colordered=*/false, program_.rows.data(),
                             program_.columns.data(), program_.elements.data(),
                             static_cast<CoinBigIndex>(program_.numNonzeros()));
