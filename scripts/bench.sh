@@ -4,11 +4,15 @@
 # command (benchmarks are not tests). About 15-25 minutes on a 2-core machine,
 # plus about 4 minutes per PyTorch version for the measured training steps
 # (remat_torch.measure) and about a minute for JAX's MaxText policies against
-# remat's plans (scripts/bench_jax_compare.sh, which also runs alone).
+# remat's plans (scripts/bench_jax_compare.sh, which also runs alone), and
+# about 3.5 minutes for the peers (our CP-SAT model of Moccasin beside remat
+# `budget`, scripts/peers/bench_peers.py; it pip-installs ortools into .venv
+# when missing, and is skipped, saying why, when it cannot).
 #
 #   scripts/bench.sh                         # build dir: build/
 #   REMAT_BUILD_DIR=build-bench scripts/bench.sh
 #   REMAT_OPTIMAL_TIME_LIMIT=30 scripts/bench.sh   # seconds per optimal solve
+#                                                  # (and per CP-SAT solve)
 #
 # Raw outputs are kept in $REMAT_BUILD_DIR/bench/ (benchmark JSON, quality
 # CSV and markdown, logs).
@@ -130,6 +134,35 @@ done
 # MaxText's remat policies against remat's plans, JAX training steps on the
 # CPU (remat_jax.compare); writes its own section of the doc and its plot.
 REMAT_BUILD_DIR="$build" "$root/scripts/bench_jax_compare.sh"
+
+# Peers in the same run (issue #17 item 6): our own CP-SAT implementation of
+# Moccasin's model (scripts/peers/moccasin_cpsat.py; ortools from PyPI into
+# the venv) beside remat `budget`, on the six Checkmate graphs and on random
+# layered graphs of 500, 1,000 and 10,000 nodes (scripts/gen_random_layered.py,
+# seed 1; CP-SAT on those up to 1,000 nodes), with the wall-clock limit
+# `optimal` gets and one CP-SAT worker. Every CP-SAT schedule is re-measured
+# by an independent checker (scripts/peers/schedule_check.py).
+rm -rf "$out/peers" "$out/peers.log"
+if [[ -x $venv_python ]]; then
+  if ! "$venv_python" -c "import ortools.sat.python.cp_model" 2>/dev/null; then
+    echo "bench: installing ortools into $root/.venv for the CP-SAT peer"
+    if ! "$venv_python" -m pip install -q ortools >"$out/pip-ortools.log" 2>&1
+    then
+      echo "bench: pip could not install ortools ($(grep -m1 -i error \
+        "$out/pip-ortools.log" || tail -1 "$out/pip-ortools.log")); the" \
+        "CP-SAT column says not run"
+    fi
+  fi
+  echo "bench: peers (CP-SAT Moccasin model, ${optimal_limit} s per solve, 1 worker)"
+  if ! "$venv_python" "$root/scripts/peers/bench_peers.py" \
+      --quality "$build/bin/remat-bench-quality" --out "$out/peers" \
+      --time-limit "$optimal_limit" --workers 1 2>&1 | tee "$out/peers.log"
+  then
+    echo "bench: the peers step failed (see $out/peers.log)"
+  fi
+else
+  echo "bench: no $venv_python (scripts/setup.sh makes it): peers skipped"
+fi
 
 echo "bench: load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" |
   tee -a "$out/planner.log"
@@ -313,6 +346,11 @@ for major in ("1", "2"):
     except FileNotFoundError:
         speeds.append("PyTorch %s.x: not measured in this run." % major)
 sections["partition-speed"] = "\n\n".join(speeds)
+try:
+    sections["peers"] = open(out + "/peers/peers.md").read().strip()
+except FileNotFoundError:
+    sections["peers"] = ("Not measured in this run: the peers step did not "
+                         "finish (see <build>/bench/peers.log).")
 doc = open(doc_path).read()
 for name, body in sections.items():
     pattern = re.compile(r"(<!-- BEGIN GENERATED %s -->\n).*?(<!-- END "
