@@ -276,9 +276,30 @@ _DERIVATIONS = {
 }
 
 
+def _transpose_inverse(via):
+    """The builder (as in _DERIVATIONS) undoing transpose `via`, the FX node
+    whose result the derivation reads, or None for another op."""
+    target = str(via.target)
+    if target == "aten.t.default":
+        return lambda f, meta: (torch.ops.aten.t.default, (f[0],), {})
+    if target == "aten.transpose.int":
+        dims = tuple(via.args[1:3])
+        return lambda f, meta: (torch.ops.aten.transpose.int,
+                                (f[0],) + dims, {})
+    if target == "aten.permute.default":
+        dims = list(via.args[1])
+        inverse = [0] * len(dims)
+        for position, dim in enumerate(dims):
+            inverse[dim % len(dims)] = position
+        return lambda f, meta: (torch.ops.aten.permute.default,
+                                (f[0], inverse), {})
+    return None
+
+
 def _choose_saved(plan_on_graph, report, joint):
     """The FX nodes to save and the derivations to build in backward:
-    (saved nodes in graph order, {derived node: (kind, [source nodes])})."""
+    (saved nodes in graph order, {derived node: (builder, [source nodes])}),
+    a builder as in _DERIVATIONS."""
     saved, derived = set(), {}
     backward = _backward_region(joint.graph)
     for row in report.values:
@@ -303,17 +324,19 @@ def _choose_saved(plan_on_graph, report, joint):
             continue
         kind = row.get("derivation")
         sources = [plan_on_graph.fx_node(n) for n in row.get("derived_from", [])]
-        if kind not in _DERIVATIONS or None in sources or \
-                _meta_tensor(node) is None:
+        build = _DERIVATIONS.get(kind)
+        if kind == "transpose" and sources and sources[0] is not None:
+            build = _transpose_inverse(sources[0])
+        if build is None or None in sources or _meta_tensor(node) is None:
             plan_on_graph.adjustments.append(
                 f"{row['name']}: derivation '{kind}' is not built in FX; "
                 "backward recomputes it instead")
             continue
-        derived[node] = (kind, sources)
+        derived[node] = (build, sources)
     # Derivation sources are kept for backward (the plan saves them, or
-    # they are inputs).
-    for kind, sources in derived.values():
-        saved.update(sources)
+    # they are inputs), unless derived themselves (a chain).
+    for _, sources in derived.values():
+        saved.update(s for s in sources if s not in derived)
     return saved, derived
 
 
@@ -484,19 +507,50 @@ class _SavedInterface:
 def _build_derivations(saved, derived):
     """Replaces each derived value the backward reads (a saved input, as the
     extraction made it) by its inverse op on other saved values; a source
-    the backward did not read yet is saved for it. Returns the nodes built
-    (placed later, before their first use) and the FX names derived."""
-    built, done = set(), []
-    for node, (kind, sources) in derived.items():
+    the backward did not read yet is saved for it, and a source derived in
+    turn (a chain) is built first. Returns the nodes built (placed later,
+    before their first use) and the FX names derived."""
+    # Sources first; only what the backward reads, directly or through a
+    # chain, is built.
+    order, state = [], {}
+
+    def visit(node):
+        if state.get(node) is not None:
+            return
+        state[node] = "visiting"
+        for source in derived[node][1]:
+            if source in derived and state.get(source) is None:
+                visit(source)
+        order.append(node)
+        state[node] = "done"
+
+    for node in derived:
+        if saved.existing(node.name) is not None:
+            visit(node)
+    built, done, values = set(), [], {}
+    for node in order:
+        build, sources = derived[node]
+        if any(s not in values and s.name not in saved.fw_nodes
+               for s in sources):
+            continue  # a source is not at hand: backward reads it saved
+        inputs = [values[s] if s in values else saved.placeholder(s.name)
+                  for s in sources]
+        op, args, kwargs = build(inputs, _meta_tensor(node))
+        # A link of a chain the backward does not read itself goes after
+        # its inputs (_place_lazily moves it before its first use).
         target = saved.existing(node.name)
-        if target is None or any(s.name not in saved.fw_nodes for s in sources):
-            continue  # backward does not read it, or a source is not at hand
-        inputs = [saved.placeholder(s.name) for s in sources]
-        op, args, kwargs = _DERIVATIONS[kind](inputs, _meta_tensor(node))
-        with saved.bw_graph.inserting_before(target):
+        if target is not None:
+            where = saved.bw_graph.inserting_before(target)
+        else:
+            position = {n: i for i, n in enumerate(saved.bw_graph.nodes)}
+            where = saved.bw_graph.inserting_after(
+                max(inputs, key=position.__getitem__))
+        with where:
             value = saved.bw_graph.call_function(op, tuple(args), kwargs)
         value.meta = dict(node.meta)
-        target.replace_all_uses_with(value)
+        if target is not None:
+            target.replace_all_uses_with(value)
+        values[node] = value
         built.add(value)
         done.append(node.name)
     return built, done
