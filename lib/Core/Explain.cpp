@@ -164,6 +164,7 @@ public:
         plan_.recomputeOps.insert(plan_.recomputeOps.end(), chain.begin(),
                                   chain.end());
         appendRecomputeReason(value);
+        appendFusedInto(value);
       } else {
         decision.decision = Decision::NotNeeded;
         appendNotNeededReason(value);
@@ -492,6 +493,30 @@ private:
       out_ += "parameters only";
   }
 
+  /// On a target that fuses, names the backward op whose kernel a fused
+  /// replay of `value`'s producer runs in (SimulationTables::replayTimeUs):
+  /// the first backward op that reads it.
+  void appendFusedInto(ValueId value) {
+    const SimulationTables &tables = context_.tables;
+    OpId producer = producerOf(value);
+    if (tables.fusesIntoReaders.empty() ||
+        !(tables.replayTimeUs[producer] < tables.opTimeUs[producer]))
+      return;
+    if (firstBackwardReader_.empty()) {
+      firstBackwardReader_.assign(flat_.numValues(), kNoId);
+      for (size_t op = flat_.numOps(); op-- > 0;) {
+        if (context_.phases.opPhase[op] != Phase::Backward)
+          continue;
+        for (ValueId operand : flat_.operands(static_cast<OpId>(op)))
+          firstBackwardReader_[operand] = static_cast<OpId>(op);
+      }
+    }
+    if (OpId reader = firstBackwardReader_[value]; reader != kNoId) {
+      out_ += "; the replay fuses into ";
+      appendOpForUser(out_, graph_, reader);
+    }
+  }
+
   void appendRecomputeReason(ValueId value) {
     // A result of an op replayed for another value (split, multi-output
     // attention): name that value instead of an empty chain.
@@ -581,6 +606,8 @@ private:
   RecomputeChains chains_;
   /// Per value, the index of its derivation; empty when none.
   std::vector<int32_t> derivedIndex_;
+  /// Per value, the first backward op reading it; built on first use.
+  std::vector<OpId> firstBackwardReader_;
   std::string policyText_;
   std::vector<uint32_t> valueMark_;
   std::vector<uint32_t> opMark_;

@@ -17,9 +17,9 @@
 // Untagged, min-cut replays e1 and e2 from the input
 // (test/Transforms/remat-plan.mlir); prefer_save keeps e1.
 // MINCUT: remat.decision = ["save"], remat.name = "e1", remat.prefer_save, remat.reason = ["saved: recomputing it needs pointwise e1 which is prefer_save"]
-// MINCUT: remat.decision = ["recompute"], remat.name = "e2", remat.reason = ["recomputed from e1 (cheaper than saving 32 B)"]
+// MINCUT: remat.decision = ["recompute"], remat.name = "e2", remat.reason = ["recomputed from e1 (cheaper than saving 32 B); the replay fuses into pointwise remat.mul#4"]
 
-// POLICY: remat.decision = ["recompute"], remat.name = "e1", remat.prefer_save, remat.reason = ["recomputed from %arg0: checkpoint policy nothing_saveable does not save it"]
+// POLICY: remat.decision = ["recompute"], remat.name = "e1", remat.prefer_save, remat.reason = ["recomputed from %arg0: checkpoint policy nothing_saveable does not save it; the replay fuses into pointwise remat.mul#5"]
 
 // ROOMY-NOT: preferences_dropped
 // ROOMY: remat.decision = ["save"], remat.name = "e1", remat.prefer_save, remat.reason = ["saved: recomputing it needs pointwise e1 which is prefer_save"]
@@ -28,7 +28,7 @@
 // 128 B is the untagged chain's smallest budget: met only by recomputing e1.
 // TIGHT: budget_bytes = 128 : i64
 // TIGHT-SAME: preferences_dropped = true
-// TIGHT: remat.decision = ["recompute"], remat.name = "e1", remat.prefer_save, remat.reason = ["recomputed from %arg0 (cheaper than saving 32 B; costs 4.78e-07 us to fit the budget; its prefer_save tag yields, as no plan honouring the prefer_* tags fits the budget)"]
+// TIGHT: remat.decision = ["recompute"], remat.name = "e1", remat.prefer_save, remat.reason = ["recomputed from %arg0 (cheaper than saving 32 B; costs 4.78e-07 us to fit the budget; its prefer_save tag yields, as no plan honouring the prefer_* tags fits the budget); the replay fuses into pointwise remat.mul#5"]
 
 // ROOMY-JSON:      "uses_inexact_derivation": false,
 // ROOMY-JSON-NEXT: "preferences_dropped": false,

@@ -43,8 +43,8 @@
 // MINCUT-SAME: %{{.*}}: tensor<8xf32> {remat.decision = ["input"], remat.reason = ["input: a recomputation in backward reads this function input"], remat.role = "input"}
 // MINCUT-SAME: remat.plan = {allow_inexact_derivation = false,
 // MINCUT-SAME: strategy = "min-cut", tangent_bytes = 32 : i64, target = "h100"
-// MINCUT: remat.exp %{{.*}} {remat.decision = ["recompute"], remat.name = "e1", remat.reason = ["recomputed from %arg0 (cheaper than saving 32 B)"]}
-// MINCUT: remat.exp %{{.*}} {remat.decision = ["recompute"], remat.name = "e2", remat.reason = ["recomputed from e1 (cheaper than saving 32 B)"]}
+// MINCUT: remat.exp %{{.*}} {remat.decision = ["recompute"], remat.name = "e1", remat.reason = ["recomputed from %arg0 (cheaper than saving 32 B); the replay fuses into pointwise remat.mul#5"]}
+// MINCUT: remat.exp %{{.*}} {remat.decision = ["recompute"], remat.name = "e2", remat.reason = ["recomputed from e1 (cheaper than saving 32 B); the replay fuses into pointwise remat.mul#4"]}
 // MINCUT: remat.exp %{{.*}} {remat.decision = ["save"], remat.name = "y"
 // Backward ops carry no decision.
 // MINCUT: remat.mul %{{[^ ]*}}, %{{[^ ]*}} : tensor<8xf32>
@@ -64,7 +64,7 @@
 // BUDGET-SAME: budget_bytes = 128 : i64
 // BUDGET-SAME: peak_memory_bytes = 128 : i64
 // BUDGET-SAME: strategy = "budget"
-// BUDGET: remat.decision = ["recompute"], remat.name = "e1", remat.reason = ["recomputed from %arg0 (cheaper than saving 32 B; costs 4.78e-07 us to fit the budget)"]
+// BUDGET: remat.decision = ["recompute"], remat.name = "e1", remat.reason = ["recomputed from %arg0 (cheaper than saving 32 B; costs 4.78e-07 us to fit the budget); the replay fuses into pointwise remat.mul#5"]
 // BUDGET: remat.decision = ["save"], remat.name = "e2", remat.reason = ["saved: the budget (128 B) has room for it, and recomputing it would cost 4.78e-07 us"]
 
 // BYTES-LABEL: func.func @exp_chain

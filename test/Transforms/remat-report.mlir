@@ -62,7 +62,7 @@
 // JSON-NEXT:         "name": "e1",
 // JSON-NEXT:         "op": "remat.exp",
 // JSON:              "decision": "recompute",
-// JSON-NEXT:         "reason": "recomputed from %arg0: tagged prefer_recompute",
+// JSON-NEXT:         "reason": "recomputed from %arg0: tagged prefer_recompute; the replay fuses into pointwise remat.mul#5",
 // JSON-NEXT:         "compute_class": "pointwise",
 // JSON-NEXT:         "tags": [
 // JSON-NEXT:           "prefer_recompute"
@@ -111,8 +111,8 @@
 // TEXT-EMPTY:
 // TEXT-NEXT:   VALUE  DECISION   BYTES  SHAPE  OP         REASON
 // TEXT-NEXT:   %arg0  input      32 B   8xf32  argument   input: a recomputation in backward reads this function input
-// TEXT-NEXT:   e1     recompute  32 B   8xf32  remat.exp  recomputed from %arg0: tagged prefer_recompute
-// TEXT-NEXT:   e2     recompute  32 B   8xf32  remat.exp  recomputed from e1 (cheaper than saving 32 B)
+// TEXT-NEXT:   e1     recompute  32 B   8xf32  remat.exp  recomputed from %arg0: tagged prefer_recompute; the replay fuses into pointwise remat.mul#5
+// TEXT-NEXT:   e2     recompute  32 B   8xf32  remat.exp  recomputed from e1 (cheaper than saving 32 B); the replay fuses into pointwise remat.mul#4
 // TEXT-NEXT:   y      save       32 B   8xf32  remat.exp  saved: it is a function result, live until the end anyway
 // TEXT-EMPTY:
 // TEXT-NEXT: remat plan for @tagged_matmul

@@ -61,9 +61,11 @@ TEST(MinCutPyTorch, CosCosCosSavesOnlyTheInput) {
   EXPECT_EQ(test::decisionOf(plan, c1), Decision::Recompute);
   EXPECT_EQ(test::decisionOf(plan, c2), Decision::Recompute);
   EXPECT_EQ(test::reasonOf(plan, c1),
-            "recomputed from x (cheaper than saving 12 B)");
+            "recomputed from x (cheaper than saving 12 B); the replay fuses "
+            "into pointwise cos2");
   EXPECT_EQ(test::reasonOf(plan, c2),
-            "recomputed from c1 (cheaper than saving 12 B)");
+            "recomputed from c1 (cheaper than saving 12 B); the replay fuses "
+            "into pointwise cos3");
   // Both inner cos ops run once in forward and once in backward.
   EXPECT_EQ(test::evaluations(plan, test::opNamed(graph, "cos1")), 2);
   EXPECT_EQ(test::evaluations(plan, test::opNamed(graph, "cos2")), 2);
@@ -162,7 +164,8 @@ TEST(MinCutPyTorch, CheckpointedMatmulIsRecomputed) {
   EXPECT_EQ(test::decisionOf(plan, m), Decision::NotNeeded);
   EXPECT_EQ(test::decisionOf(plan, s), Decision::Recompute);
   EXPECT_EQ(test::reasonOf(plan, s),
-            "recomputed from x, y: tagged must_recompute");
+            "recomputed from x, y: tagged must_recompute; the replay fuses "
+            "into pointwise sigmoid");
 }
 
 /// cos(sin(mm(mm(x, x), x))) in a checkpoint region, with the matmuls

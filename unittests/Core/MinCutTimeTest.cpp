@@ -114,7 +114,8 @@ TEST(MinCutTime, FusedElementwiseReplaysAreCheap) {
   EXPECT_EQ(test::decisionOf(fused, c2), Decision::Recompute);
   EXPECT_EQ(test::reasonOf(fused, c1),
             "recomputed from x (cheaper than saving 4 MiB, replay time "
-            "weighed at 3.19 MiB per us)");
+            "weighed at 3.19 MiB per us); the replay fuses into pointwise "
+            "cos2_bwd");
 
   PlanOptions eager = minCutAt(std::nullopt);
   eager.target.fusesPointwise = false;

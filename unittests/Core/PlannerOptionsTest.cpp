@@ -178,7 +178,7 @@ TEST(PlannerTags, NoAutoRecomputeOnlyBindsAutomaticStrategies) {
   EXPECT_EQ(test::decisionOf(forced, a), Decision::Recompute);
   EXPECT_EQ(test::reasonOf(forced, a),
             "recomputed from seed: checkpoint policy nothing_saveable does "
-            "not save it");
+            "not save it; the replay fuses into pointwise b_bwd");
   // The output b is live anyway: saved for free, whatever the policy says.
   EXPECT_EQ(test::reasonOf(forced, test::valueNamed(graph, "b")),
             "saved: it is a function result, live until the end anyway");
@@ -367,7 +367,8 @@ TEST(PlanText, IsStableAndComplete) {
   EXPECT_EQ(text.substr(text.find('\n') + 1),
             "%0 x input: input: backward reads this function input\n"
             "%1 a recompute: recomputed from x (cheaper than saving 16 B, "
-            "replay time weighed at 300 KiB per us) [replays ops 0]\n"
+            "replay time weighed at 300 KiB per us); the replay fuses into "
+            "pointwise cos_bwd [replays ops 0]\n"
             "%2 b not-needed: not needed by backward: the backward of "
             "pointwise cos reads only its inputs\n"
             "schedule 0,1,0,2,3\n");
