@@ -25,7 +25,9 @@ functions on the same weights, inputs and seed:
   remat's (kernel temporaries, views) does not depend on the plan. A
   budget remat cannot meet is reported as infeasible with the smallest
   peak remat reaches. PyTorch configurations that reach the same peak
-  share one remat budget.
+  share one remat budget. Like PyTorch's budget solvers, remat may then
+  recompute matmuls when no plan inside its automatic bans fits
+  (`recompute_banned="allow"`).
 
 What is measured, per configuration:
 
@@ -390,7 +392,9 @@ class _Run:
 def _remat_budget_configs(torch_runs, remat_min_cut):
     """remat `budget` configurations at the PyTorch configurations' measured
     peaks, mapped through remat's min-cut run (see the module docstring);
-    PyTorch configurations that reach the same peak share one."""
+    PyTorch configurations that reach the same peak share one. PyTorch's
+    budget solvers may recompute matmuls, so remat's may too when no plan
+    inside the automatic bans fits (recompute_banned="allow")."""
     offset = remat_min_cut["remat_predicted_peak_bytes"] - \
         remat_min_cut["peak_bytes"]
     by_budget = {}
@@ -405,7 +409,8 @@ def _remat_budget_configs(torch_runs, remat_min_cut):
                               "remat", budget_for=points,
                               remat_options={"strategy": "budget",
                                              "memory_budget":
-                                                 f"activations:{budget}"}))
+                                                 f"activations:{budget}",
+                                             "recompute_banned": "allow"}))
     return configs
 
 
