@@ -3,18 +3,18 @@
 // (out-parameter) buffers, the heap high-water mark of the function's own
 // buffers and its stack buffers. Figures are exact for this chain of four
 // exps on 256 f32 (1 KiB each): %a, %b, %c are heap intermediates, %d is
-// written into the result buffer. Ownership-based deallocation frees the
-// three at return, so all three are live at once (3 KiB, not the 2 KiB of
-// freeing each after its last read).
+// written into the result buffer. Each is freed after its last read
+// (remat-dealloc-at-last-use), so at most two are live at once: 2 KiB, where
+// freeing at return (the ownership-based pipeline alone) held 3 KiB.
 
 // RUN: remat-run %s --function=chain --measure-memory | FileCheck %s --check-prefix=CHAIN
 // CHAIN: @chain result 0 tensor<256xf32>:
-// CHAIN-NEXT: @chain memory (bytes): arguments 1024 results 1024 heap-high-water 3072 stack 0 peak-without-arguments 4096 | heap allocations 3 allocated 3072 live-at-return 0
+// CHAIN-NEXT: @chain memory (bytes): arguments 1024 results 1024 heap-high-water 2048 stack 0 peak-without-arguments 3072 | heap allocations 3 allocated 3072 live-at-return 0
 
 // A one-op function writes straight into its result: no heap buffer. With
 // --compare both calls are measured, each from zero.
 // RUN: remat-run %s --function=chain --compare=one --input=0:0 --atol=1e30 --measure-memory | FileCheck %s --check-prefix=COMPARE
-// COMPARE: @chain memory (bytes): arguments 1024 results 1024 heap-high-water 3072
+// COMPARE: @chain memory (bytes): arguments 1024 results 1024 heap-high-water 2048
 // COMPARE: @one memory (bytes): arguments 1024 results 1024 heap-high-water 0 stack 0 peak-without-arguments 1024 | heap allocations 0 allocated 0 live-at-return 0
 
 // Results are the same with and without the hooks.

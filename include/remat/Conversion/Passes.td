@@ -47,8 +47,9 @@ def RematLowerToCPUPass : Pass<"remat-lower-to-cpu", "::mlir::ModuleOp"> {
     Runs `remat-lower-to-linalg` and then the host pipeline: one-shot
     bufferization across function boundaries (identity layouts), optionally
     tensor results turned into caller-allocated out-parameters (what
-    `remat-run` calls), ownership-based buffer deallocation, linalg to
-    loops, SCF to CF, affine and memref lowering, bf16 expansion, math to
+    `remat-run` calls), linalg to loops, ownership-based buffer
+    deallocation with each free moved to the buffer's last use
+    (`remat-dealloc-at-last-use`), SCF to CF, affine and memref lowering, bf16 expansion, math to
     LLVM intrinsics and libm, and the arith/cf/func conversions to LLVM.
     The result runs under `mlir-runner` (with `libmlir_c_runner_utils`) or
     MLIR's ExecutionEngine.
@@ -183,6 +184,26 @@ def RematMemrefCopyToLinalgPass
     a GPU, and no runtime library to load.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def RematDeallocAtLastUsePass
+    : Pass<"remat-dealloc-at-last-use", "::mlir::func::FuncOp"> {
+  let summary = "Move each memref.dealloc up to the last use of its buffer";
+  let description = [{
+    The ownership-based deallocation pipeline frees buffers at the end of
+    the block that owns them: in the straight-line functions remat lowers,
+    at function return, so every intermediate lives until the function
+    ends and a program peaks far above what its schedule needs. This pass
+    moves each `memref.dealloc` of the function's entry block to just
+    after the last op of that block that uses the buffer or any value that
+    may alias it (results of every op that takes an alias and yields a
+    memref, transitively; uses inside nested regions count as uses by the
+    enclosing op). A dealloc is left where it is when an alias leaves the
+    block (a return, a branch, a use in another block of the function) or
+    when it is not in the entry block. The program computes the same
+    values; each buffer is freed once nothing reads it, as the schedule
+    the planner simulated frees it.
+  }];
 }
 
 def RematMapLoopsToGPUPass

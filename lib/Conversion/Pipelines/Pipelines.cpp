@@ -116,6 +116,7 @@ void buildLowerToCPUPipeline(OpPassManager &pm, bool resultsToOutParams,
   pm.addNestedPass<func::FuncOp>(createRematMemrefCopyToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addNestedPass<func::FuncOp>(createRematDeallocAtLastUsePass());
   addHostToLLVM(pm, genericAllocFunctions);
 }
 
