@@ -10,7 +10,7 @@
 //    it respects the bans, and their variants with derivations are
 //    materialised (one replay per value, before its first backward use).
 //
-// 2. Refined schedules (graphs up to 20k ops plus operands). A local
+// 2. Refined schedules (a work count, not a graph size, bounds them). A local
 //    search over the schedule of the cheapest plan (save-all) and of the
 //    lowest-peak plan lowers the peak one split at a time: at the peak step
 //    it splits the lifetime of a value live across it by re-evaluating the
@@ -20,7 +20,12 @@
 //    removes the most bytes within a window below the peak per microsecond.
 //    Each time the peak drops, re-evaluations the new peak does not need are
 //    dropped again (prune) and the schedule is a candidate; so are pruned
-//    copies for a grid of budgets between two consecutive peaks.
+//    copies for a grid of budgets between two consecutive peaks. Two
+//    searches run: one scores each split by evaluating the changed schedule
+//    (graphs up to 20k ops plus operands), one by an O(chain) estimate read
+//    off the current schedule's live bytes (splitGain; the split it applies
+//    is checked exactly), which lets it go much further within its work
+//    limit and refine graphs of millions of ops plus operands.
 //
 // For a budget B the plan is the candidate of least recompute time whose
 // simulated peak is <= B (ties: lower peak, then earlier candidate).
@@ -34,6 +39,7 @@
 #include "PlannerInternal.h"
 #include "StringUtil.h"
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/numeric/int128.h"
 #include "absl/strings/str_cat.h"
 
@@ -170,12 +176,23 @@ enumerateCandidates(const PlanContext &context) {
 // Schedule refinement
 //===----------------------------------------------------------------------===//
 
-/// Graphs with more ops plus operands than this are not refined: every
-/// evaluation of a candidate schedule walks the whole schedule.
-constexpr int64_t kMaxRefinedGraphSize = 20000;
-/// Evaluator steps (events plus reads walked) one refinement may spend, over
-/// all its trajectories; a count, not a clock, so plans stay deterministic.
-constexpr int64_t kRefinementWork = 60000000;
+/// Graphs with more ops plus operands than this get no exactly scored
+/// refinement (each split it tries is one evaluation of the schedule).
+constexpr int64_t kMaxExactRefinedGraphSize = 20000;
+/// Evaluator steps (events plus reads walked) the exactly scored refinement
+/// may spend over all its trajectories.
+constexpr int64_t kExactRefinementWork = 60000000;
+/// Evaluator steps (events plus reads walked, chain operands collected) one
+/// refinement may spend, over all its trajectories: this much plus
+/// kRefinementWorkPerElement per op and operand, at most
+/// kMaxRefinementWork. A count, not a clock, so plans stay deterministic.
+constexpr int64_t kRefinementWork = 100000000;
+constexpr int64_t kRefinementWorkPerElement = 1000;
+constexpr int64_t kMaxRefinementWork = 400000000;
+/// Graphs on which fewer than this many whole-schedule evaluations fit in
+/// the work limit are not refined (about 4M ops plus operands): the descent
+/// would stop after a handful of splits.
+constexpr int64_t kMinRefinementEvaluations = 100;
 /// Splits are scored by the bytes they remove above the current peak minus
 /// this fraction of the save-all peak: wide enough that a split freeing much
 /// memory at the peak outranks a cheap one freeing a sliver.
@@ -188,6 +205,12 @@ constexpr double kBudgetGrid = 0.0025;
 constexpr int64_t kAimEvery = 4;
 /// How deep a split may replay its producer's operands' producers.
 constexpr int kMaxChainDepth = 24;
+/// How many ops one split may replay: bounds the cost of collecting and
+/// scoring a split on wide graphs, where chains would fan out.
+constexpr size_t kMaxChainOps = 32;
+/// How many of the best-scored splits are evaluated exactly, in score
+/// order, before a step gives up (the first that lowers the excess wins).
+constexpr size_t kMaxCheckedSplits = 8;
 
 /// A schedule under refinement: events in execution order, each an op
 /// evaluation (>= 0: the op id) or a derivation (< 0: -1 - index into the
@@ -199,14 +222,18 @@ struct WorkSchedule {
 
 class ScheduleSearch {
 public:
+  /// `exactScoring`: score each split by evaluating the changed schedule
+  /// (O(schedule) per split tried) instead of splitGain's estimate.
   ScheduleSearch(const PlanContext &context,
                  const std::vector<DerivationStep> &derivations,
-                 int64_t workLimit)
+                 int64_t workLimit, bool exactScoring)
       : context_(context), graph_(context.graph),
         constraints_(context.constraints), derivations_(derivations),
-        workLimit_(workLimit) {
+        workLimit_(workLimit), exactScoring_(exactScoring) {
     const size_t numValues = graph_.numValues();
     stamp_.assign(numValues, 0);
+    seenValue_.assign(numValues, 0);
+    inChain_.assign(graph_.numOps(), 0);
     latest_.assign(numValues, -1);
     derived_.assign(numValues, 0);
     for (const DerivationStep &step : derivations_)
@@ -471,11 +498,14 @@ private:
   /// `position`.
   bool collectChain(const Analysis &analysis, OpId op, int32_t position,
                     int32_t across, bool recurse, int depth,
-                    std::vector<OpId> &chain) const {
+                    std::vector<OpId> &chain) {
+    if (depth == 0)
+      ++chainGeneration_; // a fresh chain: no op is in it yet
+    if (!exactScoring_)
+      work_ += 1 + static_cast<int64_t>(graph_.op(op).operands.size());
     for (ValueId operand : graph_.op(op).operands) {
       OpId producer = graph_.value(operand).producer;
-      if (producer == kNoId ||
-          std::find(chain.begin(), chain.end(), producer) != chain.end())
+      if (producer == kNoId || inChain_[producer] == chainGeneration_)
         continue;
       int32_t instance = instanceAt(analysis, operand, position);
       if (instance < 0)
@@ -489,7 +519,10 @@ private:
                           depth + 1, chain))
           return false;
     }
+    if (!exactScoring_ && chain.size() >= kMaxChainOps)
+      return false;
     chain.push_back(op);
+    inChain_[op] = chainGeneration_;
     return true;
   }
 
@@ -501,37 +534,134 @@ private:
       work.boundary += chain.size();
   }
 
+  /// The bytes above `level`, summed over events, that inserting `chain`
+  /// just before event `position` removes (negative: adds), read off
+  /// `analysis` instead of evaluating the changed schedule. Each chain
+  /// result whose current instance is read at or after `position` is freed
+  /// from its last earlier read until `position` (the new instance serves
+  /// the later reads), and each operand the chain reads from outside it is
+  /// held from its last read until `position`; on an event between those
+  /// points the change counts in full where the event is above the level
+  /// (linear in the change: exact while the excess there exceeds the
+  /// bytes that move, an estimate below that). The inserted events hold
+  /// what is live across `position`, the operands held for the chain, and
+  /// each chain result from its evaluation to its last read in the chain
+  /// (or on, if it serves later reads). O(chain operands), which is what
+  /// lets the refinement score every split of a large schedule; the split
+  /// it applies is then evaluated exactly.
+  absl::int128 splitGain(const Analysis &analysis,
+                         const std::vector<OpId> &chain, int32_t position,
+                         absl::int128 level) {
+    const std::vector<int64_t> &bytes = context_.tables.valueBytes;
+    changes_.clear();
+    chainResults_.clear();
+    ++valueGeneration_;
+    // What is live across the boundary before `position`: what `position`
+    // holds minus what it produces.
+    absl::int128 base = analysis.live[position];
+    for (int32_t i = analysis.firstInstance[position];
+         i < analysis.firstInstance[position + 1]; ++i)
+      base -= bytes[analysis.instances[i].value];
+    for (size_t index = 0; index < chain.size(); ++index) {
+      const int32_t row = rowOf(chain[index]);
+      for (int32_t r = readBegin_[row]; r < readBegin_[row + 1]; ++r) {
+        ValueId operand = reads_[r];
+        if (seenValue_[operand] == valueGeneration_) {
+          for (ChainResult &result : chainResults_)
+            if (result.value == operand)
+              result.lastUse = static_cast<int32_t>(index);
+          continue;
+        }
+        seenValue_[operand] = valueGeneration_;
+        int32_t instance = instanceAt(analysis, operand, position);
+        if (instance < 0)
+          return -1;
+        const Instance &held = analysis.instances[instance];
+        if (held.lastRead < position) {
+          changes_.push_back({held.lastRead + 1, bytes[operand]});
+          base += bytes[operand];
+        }
+      }
+      for (int32_t p = produceBegin_[row]; p < produceBegin_[row + 1]; ++p) {
+        ValueId value = produces_[p];
+        seenValue_[value] = valueGeneration_;
+        ChainResult result{value, static_cast<int32_t>(index),
+                           static_cast<int32_t>(index), false};
+        int32_t instance = instanceAt(analysis, value, position);
+        if (instance >= 0 && analysis.instances[instance].lastRead >= position) {
+          const Instance &replaced = analysis.instances[instance];
+          int32_t lastBefore = replaced.producedAt;
+          for (int32_t r = analysis.readOffsets[instance];
+               r < analysis.readOffsets[instance + 1] &&
+               analysis.readEvents[r] < position;
+               ++r)
+            lastBefore = analysis.readEvents[r];
+          changes_.push_back({lastBefore + 1, -bytes[value]});
+          base -= bytes[value];
+          result.servesLater = true;
+        }
+        chainResults_.push_back(result);
+      }
+    }
+    work_ += static_cast<int64_t>(changes_.size() + chainResults_.size());
+    absl::int128 gain = 0;
+    for (const auto &[from, change] : changes_)
+      gain -= absl::int128(change) *
+              (aboveCount_[position] - aboveCount_[from]);
+    for (size_t index = 0; index < chain.size(); ++index) {
+      absl::int128 live = base;
+      for (const ChainResult &result : chainResults_)
+        if (result.producedAt <= static_cast<int32_t>(index) &&
+            (result.servesLater ||
+             result.lastUse >= static_cast<int32_t>(index)))
+          live += bytes[result.value];
+      if (live > level)
+        gain -= live - level;
+    }
+    return gain;
+  }
+
   /// Splits, at the peak event, the lifetime of the value whose
   /// re-evaluation removes the most bytes above `level` (summed over all
-  /// events) per microsecond. Returns false if no split removes any.
+  /// events, splitGain) per microsecond. Returns false if no split removes
+  /// any.
   bool applyBestSplit(WorkSchedule &work, const Analysis &analysis,
                       absl::int128 level) {
     const int32_t across = analysis.peakEvent;
-    absl::int128 before = evaluate(work.events, level, false).excess;
-    struct Best {
+    if (!exactScoring_) {
+      const size_t numEvents = analysis.live.size();
+      aboveCount_.assign(numEvents + 1, 0);
+      for (size_t e = 0; e < numEvents; ++e)
+        aboveCount_[e + 1] =
+            aboveCount_[e] + (analysis.live[e] > level ? 1 : 0);
+      work_ += static_cast<int64_t>(numEvents);
+    }
+    struct Split {
       double gain = 0, cost = 0;
       int32_t position = -1;
       std::vector<OpId> chain;
-    } best;
-    auto consider = [&](const WorkSchedule &candidate, double cost,
-                        int32_t position, const std::vector<OpId> &ops) {
-      Analysis after = evaluate(candidate.events, level, false);
-      if (!after.valid || after.excess >= before)
-        return;
-      double gain = static_cast<double>(before - after.excess);
-      // Most bytes removed per microsecond; free splits first.
-      bool better = best.position < 0 || gain * best.cost > best.gain * cost ||
-                    (gain * best.cost == best.gain * cost && gain > best.gain);
-      if (!better)
-        return;
-      best.gain = gain;
-      best.cost = cost;
-      best.position = position;
-      best.chain = ops;
     };
-    std::vector<std::pair<OpId, int32_t>> tried;
-    std::vector<OpId> chain;
+    std::vector<Split> splits;
+    const absl::int128 before = evaluate(work.events, level, false).excess;
     WorkSchedule trial;
+    auto consider = [&](double cost, int32_t position,
+                        const std::vector<OpId> &ops) {
+      absl::int128 removed;
+      if (exactScoring_) {
+        trial = work;
+        insertChain(trial, position, ops);
+        Analysis after = evaluate(trial.events, level, false);
+        if (!after.valid)
+          return;
+        removed = before - after.excess;
+      } else {
+        removed = splitGain(analysis, ops, position, level);
+      }
+      if (removed > 0)
+        splits.push_back({static_cast<double>(removed), cost, position, ops});
+    };
+    absl::flat_hash_set<std::pair<OpId, int32_t>> tried;
+    std::vector<OpId> chain;
     for (size_t i = 0; i < analysis.instances.size(); ++i) {
       const Instance &instance = analysis.instances[i];
       if (instance.producedAt >= across || instance.lastRead <= across)
@@ -551,10 +681,8 @@ private:
       }
       if (readAtPeak || !splittable_[producer] || next < 0)
         continue;
-      if (std::find(tried.begin(), tried.end(),
-                    std::make_pair(producer, next)) != tried.end())
+      if (!tried.insert({producer, next}).second)
         continue;
-      tried.push_back({producer, next});
       std::vector<OpId> previousChain;
       for (bool recurse : {false, true}) {
         chain.clear();
@@ -564,18 +692,38 @@ private:
         if (recurse && chain == previousChain)
           continue;
         previousChain = chain;
-        trial = work;
-        insertChain(trial, next, chain);
         double cost = 0;
         for (OpId op : chain)
           cost += context_.tables.replayTimeUs[op];
-        consider(trial, cost, next, chain);
+        consider(cost, next, chain);
       }
     }
-    if (best.position < 0)
+    // Most bytes removed per microsecond first (free splits first), then
+    // the larger gain; the estimate is checked on the changed schedule, so
+    // every applied split lowers the excess and the descent makes progress.
+    std::stable_sort(splits.begin(), splits.end(),
+                     [](const Split &lhs, const Split &rhs) {
+                       double left = lhs.gain * rhs.cost;
+                       double right = rhs.gain * lhs.cost;
+                       return left != right ? left > right
+                                            : lhs.gain > rhs.gain;
+                     });
+    if (splits.empty())
       return false;
-    insertChain(work, best.position, best.chain);
-    return true;
+    if (exactScoring_) {
+      insertChain(work, splits.front().position, splits.front().chain);
+      return true;
+    }
+    for (size_t i = 0; i < splits.size() && i < kMaxCheckedSplits; ++i) {
+      trial = work;
+      insertChain(trial, splits[i].position, splits[i].chain);
+      Analysis after = evaluate(trial.events, level, false);
+      if (!after.valid || after.excess >= before)
+        continue;
+      work = std::move(trial);
+      return true;
+    }
+    return false;
   }
 
   /// Drops re-evaluations (most expensive first) whose removal certainly
@@ -655,6 +803,7 @@ private:
   const Constraints &constraints_;
   const std::vector<DerivationStep> &derivations_;
   const int64_t workLimit_;
+  const bool exactScoring_;
   int64_t work_ = 0;
   std::vector<uint8_t> derived_;
   std::vector<uint8_t> splittable_, prunable_;
@@ -668,6 +817,21 @@ private:
   std::vector<Instance> instances_;
   std::vector<std::pair<int32_t, int32_t>> readPairs_;
   std::vector<absl::int128> delta_;
+  // Scratch of `splitGain`.
+  std::vector<std::pair<int32_t, int64_t>> changes_;
+  struct ChainResult {
+    ValueId value;
+    int32_t producedAt, lastUse; // indices into the chain
+    bool servesLater;            // read after the chain, in place of its
+                                 // current instance
+  };
+  std::vector<ChainResult> chainResults_;
+  std::vector<int32_t> aboveCount_; // events above the level before each
+  uint32_t valueGeneration_ = 0;
+  std::vector<uint32_t> seenValue_;
+  // Scratch of `collectChain`: the ops of the chain being collected.
+  uint32_t chainGeneration_ = 0;
+  std::vector<uint32_t> inChain_;
 };
 
 WorkSchedule toWorkSchedule(const Schedule &schedule) {
@@ -695,7 +859,15 @@ absl::Status refineCandidates(const PlanContext &context,
   int64_t graphSize = static_cast<int64_t>(context.graph.numOps());
   for (const GraphOp &op : context.graph.ops())
     graphSize += static_cast<int64_t>(op.operands.size());
-  if (graphSize > kMaxRefinedGraphSize)
+  // Exact scoring (every split tried is evaluated) on graphs small enough
+  // for it; estimated scoring (splitGain) on every graph whose evaluations
+  // fit the work limit. Both add candidates.
+  const bool exact = graphSize <= kMaxExactRefinedGraphSize;
+  const int64_t workLimit =
+      std::min(kMaxRefinementWork,
+               kRefinementWork + kRefinementWorkPerElement * graphSize);
+  const bool estimated = graphSize * kMinRefinementEvaluations <= workLimit;
+  if (!exact && !estimated)
     return absl::OkStatus();
   context.progress.setStage("refining schedules");
   size_t lowest = 0;
@@ -720,8 +892,14 @@ absl::Status refineCandidates(const PlanContext &context,
     absl::StatusOr<Plan> plan = materializePlan(context, base.result);
     if (!plan.ok())
       return plan.status();
-    ScheduleSearch search(context, plan->schedule.derivations,
-                          kRefinementWork / static_cast<int64_t>(starts.size()));
+    for (bool exactScoring : {true, false}) {
+    if (exactScoring ? !exact : !estimated)
+      continue;
+    ScheduleSearch search(
+        context, plan->schedule.derivations,
+        (exactScoring ? kExactRefinementWork : workLimit) /
+            static_cast<int64_t>(starts.size()),
+        exactScoring);
     absl::Status status = absl::OkStatus();
     search.descend(toWorkSchedule(plan->schedule), window, gridStep, aimStep,
                    [&](const WorkSchedule &work) {
@@ -747,6 +925,7 @@ absl::Status refineCandidates(const PlanContext &context,
                    });
     if (!status.ok())
       return status;
+    }
   }
   for (Candidate &candidate : refined)
     candidates.push_back(std::move(candidate));
