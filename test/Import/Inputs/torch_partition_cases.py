@@ -131,6 +131,31 @@ def backward_helper_case():
           "same gradients")
 
 
+def _derive_against_pytorch(f):
+    """Trains `f(x, w) -> (loss, out)` one step under PyTorch's partitioner
+    and under remat's with inexact derivation allowed; returns remat's
+    PartitionInfo and the normwise gradient difference (the largest
+    difference relative to the largest gradient)."""
+    torch.manual_seed(0)
+    x = torch.randn(16, 32, requires_grad=True)
+    w = torch.randn(32, 32, requires_grad=True)
+    grads, infos = {}, []
+    for label, partition_fn in (
+            ("pytorch", pytorch_min_cut),
+            ("remat", functools.partial(partition, allow_inexact_derivation=True,
+                                        on_plan=infos.append))):
+        compiled = aot_function(f, fw_compiler=lambda gm, _: _boxed(gm),
+                                bw_compiler=lambda gm, _: _boxed(gm),
+                                partition_fn=partition_fn)
+        loss, out = compiled(x, w)
+        (loss + out.sum()).backward()
+        grads[label] = (x.grad.clone(), w.grad.clone())
+        x.grad = w.grad = None
+    error = max(float((a - b).abs().max() / b.abs().max())
+                for a, b in zip(grads["remat"], grads["pytorch"]))
+    return infos[0], error
+
+
 def derivation_case():
     """h = x + tanh(x @ w) is an output; backward needs tanh(x @ w), which
     remat derives as h - x when inexact derivation is allowed."""
@@ -139,25 +164,7 @@ def derivation_case():
         out = x + inner
         return (inner * inner).sum() + (out * 2).sum(), out
 
-    torch.manual_seed(0)
-    x = torch.randn(16, 32, requires_grad=True)
-    w = torch.randn(32, 32, requires_grad=True)
-    grads = {}
-    for label, partition_fn in (
-            ("pytorch", pytorch_min_cut),
-            ("remat", functools.partial(partition, allow_inexact_derivation=True,
-                                        on_plan=grads.setdefault("info", []).append))):
-        compiled = aot_function(f, fw_compiler=lambda gm, _: _boxed(gm),
-                                bw_compiler=lambda gm, _: _boxed(gm),
-                                partition_fn=partition_fn)
-        loss, out = compiled(x, w)
-        (loss + out.sum()).backward()
-        grads[label] = (x.grad.clone(), w.grad.clone())
-        x.grad = w.grad = None
-    info = grads["info"][0]
-    # Normwise: the largest difference relative to the largest gradient.
-    error = max(float((a - b).abs().max() / b.abs().max())
-                for a, b in zip(grads["remat"], grads["pytorch"]))
+    info, error = _derive_against_pytorch(f)
     check(info.derived == ["tanh"] and "tanh" not in info.saved,
           f"derivation: tanh derived from {info.report.value('tanh')['derived_from']}, "
           "not saved")
@@ -176,24 +183,7 @@ def derivation_chain_case():
         out = x + inner
         return (inner * inner).sum() + (out * 2).sum(), out.t()
 
-    torch.manual_seed(0)
-    x = torch.randn(16, 32, requires_grad=True)
-    w = torch.randn(32, 32, requires_grad=True)
-    grads, infos = {}, []
-    for label, partition_fn in (
-            ("pytorch", pytorch_min_cut),
-            ("remat", functools.partial(partition, allow_inexact_derivation=True,
-                                        on_plan=infos.append))):
-        compiled = aot_function(f, fw_compiler=lambda gm, _: _boxed(gm),
-                                bw_compiler=lambda gm, _: _boxed(gm),
-                                partition_fn=partition_fn)
-        loss, out = compiled(x, w)
-        (loss + out.sum()).backward()
-        grads[label] = (x.grad.clone(), w.grad.clone())
-        x.grad = w.grad = None
-    info = infos[0]
-    error = max(float((a - b).abs().max() / b.abs().max())
-                for a, b in zip(grads["remat"], grads["pytorch"]))
+    info, error = _derive_against_pytorch(f)
     chain = [row["name"] for row in info.report.values
              if row["decision"] == "derive"]
     check(len(chain) == 2 and "tanh" in chain and
