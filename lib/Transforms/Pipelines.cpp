@@ -24,6 +24,7 @@ void buildRematPipeline(OpPassManager &pm,
   plan.allowInexactDerivation = options.allowInexactDerivation;
   plan.recomputeBanned = options.recomputeBanned;
   plan.exchangeRate = options.exchangeRate;
+  plan.lowerBoundTimeLimit = options.lowerBoundTimeLimit;
   plan.emitRemarks = options.emitRemarks;
   plan.progress = options.progress;
   pm.addPass(createRematPlanPass(plan));

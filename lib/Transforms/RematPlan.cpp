@@ -23,6 +23,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <cmath>
 #include <optional>
 
 namespace remat {
@@ -254,6 +255,12 @@ FailureOr<PlanOptions> RematPlanPass::parseOptions(Location loc) {
                        << " has no effect with strategy="
                        << strategy.getValue() << "; only min-cut weighs time";
   }
+  if (!(lowerBoundTimeLimit >= 0) || std::isinf(lowerBoundTimeLimit))
+    return emitError(loc) << "remat-plan: bad option lower-bound-time-limit="
+                          << lowerBoundTimeLimit.getValue()
+                          << ": expected a non-negative number of seconds "
+                             "(0: the evaluate-once bound alone)";
+  options.lowerBoundTimeLimitSeconds = lowerBoundTimeLimit;
   return options;
 }
 

@@ -67,6 +67,11 @@ struct RematPipelineOptions
       llvm::cl::desc("min-cut: bytes one microsecond of recompute time is "
                      "worth (0: bytes alone; empty: the target's)"),
       llvm::cl::init("")};
+  Option<double> lowerBoundTimeLimit{
+      *this, "lower-bound-time-limit",
+      llvm::cl::desc("budget: seconds for the lower bound's LP (0: the "
+                     "evaluate-once bound alone)"),
+      llvm::cl::init(10)};
   Option<bool> emitRemarks{*this, "emit-remarks",
                            llvm::cl::desc("Emit every decision as a remark"),
                            llvm::cl::init(false)};

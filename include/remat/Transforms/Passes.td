@@ -80,6 +80,12 @@ def RematPlanPass : Pass<"remat-plan", "::mlir::ModuleOp"> {
            "`300000`, `256KiB` or `1MB/us`; `0` weighs bytes alone (the "
            "smallest saved set, whatever it costs to recompute); empty "
            "(default): the target's rate">,
+    Option<"lowerBoundTimeLimit", "lower-bound-time-limit", "double",
+           /*default=*/"10",
+           "budget: seconds the certified lower bound's LP relaxation may "
+           "take (it stops earlier at a machine-independent iteration "
+           "limit); 0 reports the evaluate-once bound alone, which is "
+           "instant">,
     Option<"emitRemarks", "emit-remarks", "bool", /*default=*/"false",
            "Emit every decision as a remark on its op">,
     Option<"progress", "progress", "std::string", /*default=*/"\"auto\"",
