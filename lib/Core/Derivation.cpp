@@ -96,14 +96,14 @@ public:
     auto banned = [&](ValueId value) {
       return constraints_.autoBan[value] != AutoBan::None;
     };
-    std::stable_sort(candidates.begin(), candidates.end(),
-                     [&](ValueId lhs, ValueId rhs) {
-                       if (constraints_.needed[lhs] != constraints_.needed[rhs])
-                         return constraints_.needed[lhs] > constraints_.needed[rhs];
-                       if (bytes_[lhs] != bytes_[rhs])
-                         return bytes_[lhs] > bytes_[rhs];
-                       return banned(lhs) && !banned(rhs);
-                     });
+    std::stable_sort(
+        candidates.begin(), candidates.end(), [&](ValueId lhs, ValueId rhs) {
+          if (constraints_.needed[lhs] != constraints_.needed[rhs])
+            return constraints_.needed[lhs] > constraints_.needed[rhs];
+          if (bytes_[lhs] != bytes_[rhs])
+            return bytes_[lhs] > bytes_[rhs];
+          return banned(lhs) && !banned(rhs);
+        });
 
     std::vector<DerivationChoice> choices;
     for (ValueId value : candidates) {
@@ -183,8 +183,7 @@ private:
     storageRefs_.assign(numValues, 0);
     for (size_t id = 0; id < numValues; ++id) {
       ValueId value = static_cast<ValueId>(id);
-      if (!constraints_.isOutput[id] &&
-          !(keep_[id] && constraints_.needed[id]))
+      if (!constraints_.isOutput[id] && !(keep_[id] && constraints_.needed[id]))
         continue;
       if (ValueId storage = flat_.storageOf(value); storage != value)
         ++storageRefs_[storage];
@@ -271,9 +270,9 @@ private:
       ++releases;
       released += context_.tables.replayTimeUs[op];
       // A replay that runs as a kernel of its own (not fused into a reader).
-      releasedKernels_ += !flat_.hasFlag(op, FlatGraph::kView) &&
-                          context_.tables.replayTimeUs[op] >=
-                              context_.tables.opTimeUs[op];
+      releasedKernels_ +=
+          !flat_.hasFlag(op, FlatGraph::kView) &&
+          context_.tables.replayTimeUs[op] >= context_.tables.opTimeUs[op];
       forEachDistinctOperand(flat_.operands(op), [&](ValueId operand) {
         if (available_[operand] || !constraints_.isForward[operand])
           return;
@@ -400,7 +399,8 @@ private:
   /// Whether the strategy may save `value` to feed a derivation: a forward
   /// value that nothing forces to be recomputed.
   bool saveable(ValueId value) const {
-    return constraints_.isForward[value] && !constraints_.forcedRecompute(value);
+    return constraints_.isForward[value] &&
+           !constraints_.forcedRecompute(value);
   }
 
   /// The bytes saving `value` adds: its storage's (a view keeps its base
@@ -493,9 +493,8 @@ private:
     // Saving a view of a value being derived keeps that value's storage:
     // nothing gained.
     std::optional<int64_t> saveCost;
-    if (saveable(source) &&
-        std::find(stack.begin(), stack.end(), flat_.storageOf(source)) ==
-            stack.end())
+    if (saveable(source) && std::find(stack.begin(), stack.end(),
+                                      flat_.storageOf(source)) == stack.end())
       saveCost = saveBytes(source);
     std::optional<Option> derived;
     if (depth < kMaxChainDepth && constraints_.isForward[source] &&

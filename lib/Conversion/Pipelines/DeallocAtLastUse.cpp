@@ -58,8 +58,7 @@ FailureOr<Operation *> lastUseInBlock(Value root, Operation *dealloc,
       Operation *user = use.getOwner();
       if (user == dealloc)
         continue;
-      if (user->hasTrait<OpTrait::IsTerminator>() &&
-          user->getBlock() == block)
+      if (user->hasTrait<OpTrait::IsTerminator>() && user->getBlock() == block)
         return failure(); // returned or branched: it leaves the block
       Operation *ancestor = block->findAncestorOpInBlock(*user);
       if (!ancestor)
