@@ -105,8 +105,12 @@ for major in 1 2; do
   if [[ -x $interpreter ]] && "$interpreter" -c "import torch, sys
 sys.exit(int(torch.__version__.split('.')[0]) != $major)" 2>/dev/null; then
     echo "bench: measured training steps on PyTorch $major.x ($interpreter)"
+    # 2.x: PyTorch's activation_memory_budget under each of its knapsack
+    # solvers (issue #17 item 6).
+    solvers=()
+    [[ $major = 2 ]] && solvers=(--torch-solvers dp,greedy,ilp)
     PYTHONPATH="$root/python" REMAT_BUILD_DIR="$build" "$interpreter" \
-      -m remat_torch.measure --json "$out/measure-torch$major.json" \
+      -m remat_torch.measure "${solvers[@]}" --json "$out/measure-torch$major.json" \
       --markdown "$out/measure-torch$major.md" --plots "$root/docs/img" \
       2>&1 | tee "$out/measure-torch$major.log"
   else

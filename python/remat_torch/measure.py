@@ -109,6 +109,11 @@ MEASURED = {
 TOLERANCE = 1e-5
 MIB = 2.0 ** 20
 
+# activation_memory_budget_solver values of PyTorch 2.x's partitioner: its
+# knapsack solvers (dp is its default; ilp needs scipy).
+SOLVERS = ("dp", "greedy", "ilp")
+DEFAULT_SOLVER = "dp"
+
 
 def _torch_major():
     return int(torch.__version__.split(".")[0])
@@ -120,6 +125,7 @@ class Config:
     label: str
     partitioner: str  # "pytorch" or "remat"
     torch_budget: Optional[float] = None  # activation_memory_budget (2.x)
+    torch_solver: Optional[str] = None  # activation_memory_budget_solver
     remat_options: Dict = field(default_factory=dict)
     budget_for: Optional[str] = None  # the PyTorch configuration mapped
 
@@ -185,15 +191,20 @@ class _SavedProbe:
         return fw_module, bw_module
 
 
-def _pytorch_partition(budget):
+def _pytorch_partition(budget, solver=None):
     """PyTorch's min-cut partitioner; with `budget`, under
-    `activation_memory_budget` (read by the partitioner when it runs)."""
+    `activation_memory_budget` and, with `solver`, its
+    `activation_memory_budget_solver` (both read by the partitioner when it
+    runs)."""
     min_cut = _aot_api()[3]
     if budget is None:
         return min_cut
+    patch = {"activation_memory_budget": budget}
+    if solver is not None:
+        patch["activation_memory_budget_solver"] = solver
 
     def partition_with_budget(joint_module, joint_inputs, **kwargs):
-        with torch._functorch.config.patch(activation_memory_budget=budget):
+        with torch._functorch.config.patch(**patch):
             return min_cut(joint_module, joint_inputs, **kwargs)
 
     return partition_with_budget
@@ -297,6 +308,8 @@ class _Run:
         self.row = {"configuration": config.label,
                     "partitioner": config.partitioner,
                     "torch_activation_memory_budget": config.torch_budget,
+                    "torch_activation_memory_budget_solver":
+                        config.torch_solver,
                     "remat_options": dict(config.remat_options),
                     "budget_for": config.budget_for, "status": "ok"}
 
@@ -308,7 +321,8 @@ class _Run:
         module = copy.deepcopy(module)
         infos = []
         if self.config.partitioner == "pytorch":
-            partition_fn = _pytorch_partition(self.config.torch_budget)
+            partition_fn = _pytorch_partition(self.config.torch_budget,
+                                              self.config.torch_solver)
         else:
             partition_fn = _remat_partition(self.config.remat_options,
                                             infos.append)
@@ -415,7 +429,7 @@ def _remat_budget_configs(torch_runs, remat_min_cut):
 
 
 def measure_model(name, sizes, factory, torch_budgets, repeats, warmup, seed,
-                  log, exchange_rates=()):
+                  log, exchange_rates=(), torch_solvers=(DEFAULT_SOLVER,)):
     """Measures every configuration of one model; returns its JSON record."""
     torch.manual_seed(seed)
     module, inputs = MODELS[factory](**sizes)
@@ -447,8 +461,11 @@ def measure_model(name, sizes, factory, torch_budgets, repeats, warmup, seed,
 
     measure(Config("pytorch min-cut", "pytorch"))
     for budget in torch_budgets:
-        measure(Config(f"pytorch budget {budget:g}", "pytorch",
-                       torch_budget=budget))
+        for solver in torch_solvers:
+            # PyTorch's default solver keeps the plain label.
+            suffix = "" if solver == DEFAULT_SOLVER else f" ({solver})"
+            measure(Config(f"pytorch budget {budget:g}{suffix}", "pytorch",
+                           torch_budget=budget, torch_solver=solver))
     torch_runs = list(runs)
     measure(Config("remat min-cut", "remat",
                    remat_options={"strategy": "min-cut"}))
@@ -660,6 +677,16 @@ def _budgets(text):
     return budgets
 
 
+def _solvers(text):
+    solvers = [x.strip() for x in text.split(",") if x.strip()]
+    unknown = [x for x in solvers if x not in SOLVERS]
+    if unknown or not solvers:
+        raise argparse.ArgumentTypeError(
+            f"'{text}': expected solvers separated by commas, from "
+            f"{', '.join(SOLVERS)}")
+    return solvers
+
+
 def _rates(text):
     try:
         rates = [float(x) for x in text.split(",") if x.strip()]
@@ -709,6 +736,11 @@ def main(argv=None):
                         help="PyTorch 2.x activation_memory_budget values "
                              "(default 0.75,0.5,0.25; 0.5 with --quick; "
                              "ignored on 1.x, which has no such option)")
+    parser.add_argument("--torch-solvers", type=_solvers,
+                        default=[DEFAULT_SOLVER],
+                        help="PyTorch 2.x activation_memory_budget_solver "
+                             "values, each run at every --torch-budgets value "
+                             "(default dp, PyTorch's; also greedy, ilp)")
     parser.add_argument("--exchange-rates", type=_rates, default=[],
                         help="also remat's min-cut at these exchange rates "
                              "(bytes per us of replay time), beside the "
@@ -757,7 +789,8 @@ def main(argv=None):
                "threads": torch.get_num_threads(), "cpu": cpu_model(),
                "nproc": os.cpu_count(), "load_average_start": load_average(),
                "repeats": repeats, "warmup": args.warmup, "seed": args.seed,
-               "torch_budgets": budgets, "exchange_rates": args.exchange_rates,
+               "torch_budgets": budgets, "torch_solvers": args.torch_solvers,
+               "exchange_rates": args.exchange_rates,
                "quick": args.quick, "models": []}
     for name in names:
         factory, sizes, quick_sizes = MEASURED.get(name, (name, {}, {}))
@@ -765,7 +798,7 @@ def main(argv=None):
         try:
             results["models"].append(measure_model(
                 name, sizes, factory, budgets, repeats, args.warmup, args.seed,
-                log, args.exchange_rates))
+                log, args.exchange_rates, args.torch_solvers))
         except ImportError as error:  # remat's extension is not built
             raise UserError(str(error)) from error
     results["load_average_end"] = load_average()

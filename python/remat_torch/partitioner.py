@@ -13,7 +13,8 @@ plan (planned in this process through the `remat` package):
   that are saved anyway (`h = out - mlp_out`, a reshape back, ...).
 
 Keyword options are remat-plan's (`strategy`, `memory_budget`, `target`,
-`target_file`, `policy`, `allow_inexact_derivation`, `exchange_rate`: for
+`target_file`, `policy`, `allow_inexact_derivation`, `recompute_banned`:
+"allow" lets budget replay matmuls when nothing else fits, `exchange_rate`: for
 min-cut, bytes per us of replay time, 0 for bytes alone), plus `report` (a path
 for the JSON report), `strict`, `on_infeasible` and `on_plan`.
 
@@ -626,7 +627,8 @@ def partition(joint_module, _joint_inputs=None, compiler=None, *,
               num_fwd_outputs=None, static_lifetime_input_indices=None,
               strategy="min-cut", memory_budget=None, target=None,
               target_file=None, policy=None, allow_inexact_derivation=False,
-              exchange_rate=None, random_ops="save", report=None, strict=False,
+              recompute_banned="never", exchange_rate=None, random_ops="save",
+              report=None, strict=False,
               on_infeasible="error",
               on_plan: Optional[Callable[[PartitionInfo], None]] = None,
               **unknown):
@@ -637,6 +639,7 @@ def partition(joint_module, _joint_inputs=None, compiler=None, *,
     options = {"strategy": strategy, "memory_budget": memory_budget,
                "target": target, "target_file": target_file, "policy": policy,
                "allow_inexact_derivation": allow_inexact_derivation,
+               "recompute_banned": recompute_banned,
                "exchange_rate": exchange_rate}
     check_options(on_infeasible=on_infeasible, random_ops=random_ops, **options)
     info = PartitionInfo(report=None)

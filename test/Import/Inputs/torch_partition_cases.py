@@ -279,6 +279,19 @@ def budget_case():
           infos[0].report.budget_bytes == infos[0].report.peak_memory_bytes,
           "infeasible budget, on_infeasible='closest': warns, plans at the "
           f"smallest peak ({infos[0].report.budget_bytes} bytes), same gradients")
+    # recompute_banned='allow' reaches the planner: with matmuls
+    # recomputable the smallest peak is no higher, and still exact.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = compile_step(copy.deepcopy(module), functools.partial(
+            partition, strategy="budget", memory_budget=64,
+            on_infeasible="closest", recompute_banned="allow",
+            on_plan=infos.append))(*inputs)
+    check(same(reference, result) and
+          infos[1].report.peak_memory_bytes <= infos[0].report.peak_memory_bytes,
+          "recompute_banned='allow': smallest peak "
+          f"{infos[1].report.peak_memory_bytes} bytes (<= "
+          f"{infos[0].report.peak_memory_bytes} inside the bans), same gradients")
     for bad in ({"strategy": "fastest"}, {"memory_budget": 1.5},
                 {"budget": 0.5}, {"on_infeasible": "ignore"},
                 {"random_ops": "sometimes"}):
