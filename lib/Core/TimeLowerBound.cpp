@@ -336,7 +336,12 @@ private:
           std::find(fixedKeys_[k].begin(), fixedKeys_[k].end(), key) !=
               fixedKeys_[k].end())
         return;
-      fixed[k] += keyBytes(key);
+      // Byte counts saturate at INT64_MAX (TensorType::bytes); so does the
+      // sum (remat's stress test plans such sizes).
+      const int64_t bytes = keyBytes(key);
+      fixed[k] = bytes > std::numeric_limits<int64_t>::max() - fixed[k]
+                     ? std::numeric_limits<int64_t>::max()
+                     : fixed[k] + bytes;
       fixedKeys_[k].push_back(key);
     };
     std::vector<ValueId> forwardResults;
