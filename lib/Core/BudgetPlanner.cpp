@@ -883,8 +883,8 @@ absl::Status refineCandidates(const PlanContext &context,
       1, static_cast<int64_t>(
              std::ceil(kScoreWindow * static_cast<double>(saveAllPeak))));
   const int64_t gridStep = std::max<int64_t>(
-      1, static_cast<int64_t>(std::floor(kBudgetGrid *
-                                         static_cast<double>(saveAllPeak))));
+      1, static_cast<int64_t>(
+             std::floor(kBudgetGrid * static_cast<double>(saveAllPeak))));
   const int64_t aimStep = gridStep * kAimEvery;
   std::vector<Candidate> refined;
   for (size_t start : starts) {
@@ -893,38 +893,37 @@ absl::Status refineCandidates(const PlanContext &context,
     if (!plan.ok())
       return plan.status();
     for (bool exactScoring : {true, false}) {
-    if (exactScoring ? !exact : !estimated)
-      continue;
-    ScheduleSearch search(
-        context, plan->schedule.derivations,
-        (exactScoring ? kExactRefinementWork : workLimit) /
-            static_cast<int64_t>(starts.size()),
-        exactScoring);
-    absl::Status status = absl::OkStatus();
-    search.descend(toWorkSchedule(plan->schedule), window, gridStep, aimStep,
-                   [&](const WorkSchedule &work) {
-                     if (!status.ok())
-                       return;
-                     Candidate candidate;
-                     candidate.result = base.result;
-                     candidate.schedule = search.toSchedule(work);
-                     absl::StatusOr<SimulationResult> simulation =
-                         simulate(context.graph, context.phases,
-                                  *candidate.schedule, context.tables);
-                     if (!simulation.ok()) {
-                       status = absl::InternalError(absl::StrCat(
-                           "budget: a refined schedule failed to simulate (a "
-                           "planner bug): ",
-                           simulation.status().message()));
-                       return;
-                     }
-                     candidate.simulation = *simulation;
-                     context.progress.candidate(simulation->peakBytes,
-                                                simulation->recomputeTimeUs);
-                     refined.push_back(std::move(candidate));
-                   });
-    if (!status.ok())
-      return status;
+      if (exactScoring ? !exact : !estimated)
+        continue;
+      ScheduleSearch search(context, plan->schedule.derivations,
+                            (exactScoring ? kExactRefinementWork : workLimit) /
+                                static_cast<int64_t>(starts.size()),
+                            exactScoring);
+      absl::Status status = absl::OkStatus();
+      search.descend(toWorkSchedule(plan->schedule), window, gridStep, aimStep,
+                     [&](const WorkSchedule &work) {
+                       if (!status.ok())
+                         return;
+                       Candidate candidate;
+                       candidate.result = base.result;
+                       candidate.schedule = search.toSchedule(work);
+                       absl::StatusOr<SimulationResult> simulation =
+                           simulate(context.graph, context.phases,
+                                    *candidate.schedule, context.tables);
+                       if (!simulation.ok()) {
+                         status = absl::InternalError(absl::StrCat(
+                             "budget: a refined schedule failed to simulate (a "
+                             "planner bug): ",
+                             simulation.status().message()));
+                         return;
+                       }
+                       candidate.simulation = *simulation;
+                       context.progress.candidate(simulation->peakBytes,
+                                                  simulation->recomputeTimeUs);
+                       refined.push_back(std::move(candidate));
+                     });
+      if (!status.ok())
+        return status;
     }
   }
   for (Candidate &candidate : refined)

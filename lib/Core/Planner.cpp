@@ -463,11 +463,15 @@ PlanOptions withActivationBudget(const PlanOptions &options,
 } // namespace
 
 namespace detail {
-/// `plan` with the lower bound of its schedule class within its budget
-/// (computed with the constraints of `context`, those the plan was made
-/// under).
-absl::StatusOr<Plan> withLowerBound(const PlanContext &context,
-                                    absl::StatusOr<Plan> plan) {
+/// The plan of a `budget` result (its refined schedule, or its materialised
+/// keep set) with the lower bound of its schedule class within its budget,
+/// computed with the constraints of `context`, those the plan was made
+/// under.
+absl::StatusOr<Plan> budgetPlanWithBound(const PlanContext &context,
+                                         const StrategyResult &result) {
+  absl::StatusOr<Plan> plan = result.schedule
+                                  ? planFromBudgetSchedule(context, result)
+                                  : materializePlan(context, result);
   if (!plan.ok() || !plan->budgetBytes)
     return plan;
   plan->lowerBound = computeTimeLowerBound(
@@ -583,19 +587,12 @@ absl::StatusOr<Plan> planWithinActivationBudget(const Graph &graph,
                                  options, costModel, tables,  progress};
       absl::StatusOr<StrategyResult> retried = planBudget(relaxedContext);
       if (retried.ok())
-        return withLowerBound(relaxedContext,
-                              retried->schedule
-                                  ? planFromBudgetSchedule(relaxedContext,
-                                                           *retried)
-                                  : materializePlan(relaxedContext, *retried));
+        return budgetPlanWithBound(relaxedContext, *retried);
       budgeted = retried.status();
     }
     if (!budgeted.ok())
       return budgeted.status();
-    if (budgeted->schedule)
-      return withLowerBound(context,
-                            planFromBudgetSchedule(context, *budgeted));
-    return withLowerBound(context, materializePlan(context, *budgeted));
+    return budgetPlanWithBound(context, *budgeted);
   }
   case Strategy::Optimal:
     return planOptimal(context);

@@ -238,7 +238,8 @@ absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context,
                                                 double bytesPerUs);
 
 /// Values whose saving or recomputation a derivation replaces, chosen
-/// greedily (largest first) where it wins at `bytesPerUs` (saved bytes +
+/// greedily (values backward reads first, then largest first) where it
+/// wins at `bytesPerUs` (saved bytes +
 /// rate x backward time, Derivation.cpp). `replaceSaves` lets derivations
 /// replace kept values. Sources a derivation saves are set in `keep`.
 std::vector<DerivationChoice> chooseDerivations(const PlanContext &context,

@@ -147,9 +147,10 @@ struct PlanOptions {
   /// Wall-clock limit for `optimal`; it fails cleanly when exceeded.
   double optimalTimeLimitSeconds = 60;
   /// Wall-clock limit for the LP relaxation behind `budget`'s lower bound
-  /// (Plan::lowerBound); when it runs out the bound is what the solver's
-  /// last dual iterate certifies, never less than evaluate-once. 0: the
-  /// evaluate-once bound alone.
+  /// (Plan::lowerBound), a guard behind its machine-independent iteration
+  /// limit; when either stops the solver the bound is what its last dual
+  /// iterate certifies, never less than evaluate-once. 0: the
+  /// evaluate-once bound alone (remat-plan's lower-bound-time-limit).
   double lowerBoundTimeLimitSeconds = 10;
   /// The LP is skipped (evaluate-once bound) when it would have more
   /// coefficients than this: it grows with backward ops x forward ops.
@@ -184,8 +185,8 @@ struct TimeLowerBound {
   };
   Kind kind = Kind::EvaluateOnce;
   double timeUs = 0;
-  /// The LP's time limit stopped the solver: the bound is what its last
-  /// dual iterate certifies (still valid, possibly weaker).
+  /// The LP's iteration or time limit stopped the solver: the bound is what
+  /// its last dual iterate certifies (still valid, possibly weaker).
   bool lpStopped = false;
   /// The LP was not solved: too large (PlanOptions::lowerBoundMaxNonzeros)
   /// or no schedule of the class fits (then the plan is outside it, a bug).
