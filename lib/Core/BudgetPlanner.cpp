@@ -211,6 +211,13 @@ constexpr size_t kMaxChainOps = 32;
 /// How many of the best-scored splits are evaluated exactly, in score
 /// order, before a step gives up (the first that lowers the excess wins).
 constexpr size_t kMaxCheckedSplits = 8;
+/// Evaluator steps (events plus reads per evaluated order) the search for
+/// lower-peak evaluation orders (OrderSearch.cpp) may spend, at most the
+/// work of one descent.
+constexpr int64_t kOrderSearchWork = 100000000;
+/// The work of reordering the lowest-peak schedule of a descent that
+/// started from a searched order (its recomputations move too).
+constexpr int64_t kReorderWork = kOrderSearchWork / 4;
 
 /// A schedule under refinement: events in execution order, each an op
 /// evaluation (>= 0: the op id) or a derivation (< 0: -1 - index into the
@@ -219,6 +226,8 @@ struct WorkSchedule {
   std::vector<int32_t> events;
   size_t boundary = 0; // first event of the backward section
 };
+
+WorkSchedule toWorkSchedule(const Schedule &schedule);
 
 class ScheduleSearch {
 public:
@@ -285,6 +294,11 @@ public:
 
   bool exhausted() const { return work_ > workLimit_; }
 
+  /// Lets the descent reorder the lowest-peak schedule it reaches
+  /// (searchOrders with `work`), recording the reorderings found: the same
+  /// evaluations at a lower peak.
+  void enableReordering(int64_t work) { reorderWork_ = work; }
+
   /// Lowers the peak of `start` one split at a time; whenever the peak
   /// drops below the last one recorded, drops the re-evaluations the new
   /// peak does not need (prune) and calls `record`. Stops when no split
@@ -293,6 +307,16 @@ public:
   template <typename Record>
   void descend(WorkSchedule current, int64_t window, int64_t gridStep,
                int64_t aimStep, Record &&record) {
+    lowest_.events.clear();
+    descendFrom(std::move(current), window, gridStep, aimStep, record);
+    if (!lowest_.events.empty())
+      reorder(lowest_, gridStep, record);
+  }
+
+private:
+  template <typename Record>
+  void descendFrom(WorkSchedule current, int64_t window, int64_t gridStep,
+                   int64_t aimStep, Record &&record) {
     Analysis analysis = analyze(current);
     if (!analysis.valid)
       return;
@@ -313,6 +337,7 @@ public:
       if (!analysis.valid)
         return;
       record(current);
+      lowest_ = current;
       // The split that got here may have overshot: budgets between this
       // peak and the last one recorded get, from a grid of levels, this
       // schedule with the re-evaluations that level does not need dropped,
@@ -345,6 +370,16 @@ public:
     }
   }
 
+  template <typename Record>
+  void reorder(const WorkSchedule &work, int64_t gridStep, Record &&record) {
+    if (reorderWork_ <= 0)
+      return;
+    for (const OrderFound &order :
+         searchOrders(context_, toSchedule(work), reorderWork_, gridStep))
+      record(toWorkSchedule(order.schedule));
+  }
+
+public:
   Schedule toSchedule(const WorkSchedule &work) const {
     Schedule schedule;
     size_t boundaryStep = 0;
@@ -805,6 +840,8 @@ private:
   const int64_t workLimit_;
   const bool exactScoring_;
   int64_t work_ = 0;
+  int64_t reorderWork_ = 0;
+  WorkSchedule lowest_; // the lowest-peak schedule a descent recorded
   std::vector<uint8_t> derived_;
   std::vector<uint8_t> splittable_, prunable_;
   std::vector<ValueId> outputs_;
@@ -869,7 +906,6 @@ absl::Status refineCandidates(const PlanContext &context,
   const bool estimated = graphSize * kMinRefinementEvaluations <= workLimit;
   if (!exact && !estimated)
     return absl::OkStatus();
-  context.progress.setStage("refining schedules");
   size_t lowest = 0;
   for (size_t i = 0; i < candidates.size(); ++i)
     if (candidates[i].simulation.peakBytes <
@@ -887,40 +923,71 @@ absl::Status refineCandidates(const PlanContext &context,
              std::floor(kBudgetGrid * static_cast<double>(saveAllPeak))));
   const int64_t aimStep = gridStep * kAimEvery;
   std::vector<Candidate> refined;
+  auto addRefined = [&](size_t base, Schedule schedule) -> absl::Status {
+    Candidate candidate;
+    candidate.result = candidates[base].result;
+    candidate.schedule = std::move(schedule);
+    absl::StatusOr<SimulationResult> simulation = simulate(
+        context.graph, context.phases, *candidate.schedule, context.tables);
+    if (!simulation.ok())
+      return absl::InternalError(
+          absl::StrCat("budget: a refined schedule failed to simulate (a "
+                       "planner bug): ",
+                       simulation.status().message()));
+    candidate.simulation = *simulation;
+    context.progress.candidate(simulation->peakBytes,
+                               simulation->recomputeTimeUs);
+    refined.push_back(std::move(candidate));
+    return absl::OkStatus();
+  };
+  // The schedules the descents start from, with the candidate each refines.
+  std::vector<std::pair<size_t, Schedule>> descents;
   for (size_t start : starts) {
-    const Candidate &base = candidates[start];
-    absl::StatusOr<Plan> plan = materializePlan(context, base.result);
+    absl::StatusOr<Plan> plan = materializePlan(context, candidates[start].result);
     if (!plan.ok())
       return plan.status();
+    descents.emplace_back(start, std::move(plan->schedule));
+  }
+  // Orders of the save-all schedule with lower peaks, each a candidate with
+  // nothing recomputed, and the lowest one, when at least 1% of the
+  // save-all peak lower, a descent of its own (with the same work as each of
+  // the others, on top of theirs) whose lowest-peak schedule is reordered
+  // again, recomputations and all.
+  const int64_t descentWork = workLimit / static_cast<int64_t>(starts.size());
+  const int64_t exactWork =
+      kExactRefinementWork / static_cast<int64_t>(starts.size());
+  context.progress.setStage("searching evaluation orders");
+  std::vector<OrderFound> orders =
+      searchOrders(context, descents.front().second,
+                   std::min(kOrderSearchWork, descentWork), gridStep);
+  for (const OrderFound &order : orders) {
+    if (absl::Status status = addRefined(0, order.schedule); !status.ok())
+      return status;
+    if (refined.back().simulation.peakBytes != order.peakBytes)
+      return absl::InternalError(absl::StrCat(
+          "budget: the order search counted a peak of ", order.peakBytes,
+          " bytes where the simulator counts ",
+          refined.back().simulation.peakBytes, " (a planner bug)"));
+  }
+  const size_t reorderedStart = descents.size();
+  if (!orders.empty() && orders.back().peakBytes <= saveAllPeak - aimStep)
+    descents.emplace_back(0, std::move(orders.back().schedule));
+  context.progress.setStage("refining schedules");
+  for (size_t d = 0; d < descents.size(); ++d) {
+    const auto &[base, schedule] = descents[d];
     for (bool exactScoring : {true, false}) {
       if (exactScoring ? !exact : !estimated)
         continue;
-      ScheduleSearch search(context, plan->schedule.derivations,
-                            (exactScoring ? kExactRefinementWork : workLimit) /
-                                static_cast<int64_t>(starts.size()),
+      ScheduleSearch search(context, schedule.derivations,
+                            exactScoring ? exactWork : descentWork,
                             exactScoring);
+      if (d == reorderedStart)
+        search.enableReordering(kReorderWork);
       absl::Status status = absl::OkStatus();
-      search.descend(toWorkSchedule(plan->schedule), window, gridStep, aimStep,
+      search.descend(toWorkSchedule(schedule), window, gridStep, aimStep,
                      [&](const WorkSchedule &work) {
-                       if (!status.ok())
-                         return;
-                       Candidate candidate;
-                       candidate.result = base.result;
-                       candidate.schedule = search.toSchedule(work);
-                       absl::StatusOr<SimulationResult> simulation =
-                           simulate(context.graph, context.phases,
-                                    *candidate.schedule, context.tables);
-                       if (!simulation.ok()) {
-                         status = absl::InternalError(absl::StrCat(
-                             "budget: a refined schedule failed to simulate (a "
-                             "planner bug): ",
-                             simulation.status().message()));
-                         return;
-                       }
-                       candidate.simulation = *simulation;
-                       context.progress.candidate(simulation->peakBytes,
-                                                  simulation->recomputeTimeUs);
-                       refined.push_back(std::move(candidate));
+                       if (status.ok())
+                         status = addRefined(base, search.toSchedule(work));
                      });
       if (!status.ok())
         return status;

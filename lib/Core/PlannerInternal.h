@@ -293,6 +293,23 @@ Plan planFromSchedule(const PlanContext &context, const StrategyResult &result,
                       Schedule schedule, const SimulationResult &simulation,
                       ChainAttribution attribution);
 
+/// An order OrderSearch.cpp found, and its peak by the search's own
+/// accounting (the simulator's, which tests check it against).
+struct OrderFound {
+  Schedule schedule;
+  int64_t peakBytes = 0;
+};
+/// Lower-peak reorderings of `start`, a schedule without derivations
+/// (OrderSearch.cpp): each evaluates the same ops as often, every read bound
+/// to the same evaluation, only forward ops moved and forward events kept
+/// before backward ones; in the order found, each peak at least `gridStep`
+/// below the previous one and the last the lowest found. Empty when `start`
+/// derives values or `workLimit` (a count of live-byte entries scanned)
+/// allows too few moves.
+std::vector<OrderFound> searchOrders(const PlanContext &context,
+                                     const Schedule &start, int64_t workLimit,
+                                     int64_t gridStep);
+
 /// The `budget` strategy: sets `budgetBytes` of the result.
 absl::StatusOr<StrategyResult> planBudget(const PlanContext &context);
 /// The plan of a `budget` result that carries a schedule: simulated,

@@ -1,0 +1,468 @@
+//===- OrderSearch.cpp - Lower-peak evaluation orders ---------------------===//
+//
+// Part of remat. Issue #17 item 1: the order of first evaluations is the
+// planner's to choose, not the input's. On graphs without a backward phase
+// (the random layered graphs of the literature) the order alone decides most
+// of the peak: FastSA's lever.
+//
+// The search permutes the events of a schedule without derivations and keeps
+// it a valid schedule that computes the same: each read stays bound to the
+// evaluation it reads in the start schedule (the latest earlier one, as the
+// simulator resolves it), so an event moves to a random position after the
+// evaluations it reads and the readers of its op's previous evaluation, and
+// before its readers and the next evaluation of its op and of each op it
+// reads, within its section (forward events stay before backward ones). Only
+// forward ops move: backward ops keep their order, so that every schedule
+// found stays in the class of TimeLowerBound.cpp (backward ops once, in id
+// order; forward ops anywhere) and the bound reported with the plan still
+// holds. The evaluations are the same, so the time is the same and only the
+// peak moves. The energy is the simulator's peak plus a weighted mean of
+// the live bytes above a level just under the best peak found, which
+// rewards orders with fewer steps at the peak (the peak alone is flat over
+// most moves). Moves are accepted by threshold accepting (Dueck and
+// Scheuer, 1990: a move is taken when it raises the energy by at most a
+// threshold that falls linearly to zero), simulated annealing without the
+// exponential, so a plan is byte-for-byte the same on every machine. The
+// random numbers come from a fixed-seed SplitMix64, the length of the
+// search from a work count, not a clock.
+//
+// Memory is the simulator's model: an evaluation's result is live from its
+// step to the last read bound to it, the last evaluation of a function
+// result to the end, graph inputs not at all, and a view adds no bytes but
+// keeps the storage of the evaluation it views live while it is read.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PlannerInternal.h"
+
+#include "absl/types/span.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+
+namespace remat::detail {
+
+namespace {
+
+/// Independent searches from the start order, each with its share of the
+/// moves: the single-move neighbourhood settles in local minima that more
+/// moves do not leave, and other seeds find other minima.
+constexpr int64_t kChains = 4;
+/// The seed of the first search; search c uses kSeed + c.
+constexpr uint64_t kSeed = 0x72656d6174ULL; // "remat"
+/// Moves per op that can move at all: more found no lower peak on the
+/// random layered graphs (random-n100 and n250 reach the same orders with
+/// 4x as many), and graphs whose forward order is nearly forced (chains)
+/// end the search early.
+constexpr int64_t kMaxMovesPerOp = 1000;
+/// Work of a move besides the scan of the live bytes (drawing it, its
+/// window, the storages it touches), in scanned entries.
+constexpr int64_t kMoveOverhead = 64;
+/// Schedules on which the work limit affords fewer moves per search than
+/// this are too large for a useful search.
+constexpr int64_t kMinMoves = 2000;
+/// The energy's level, as a fraction of the best peak found so far.
+constexpr double kLevelFraction = 0.9;
+/// Weight of the mean live bytes above the level in the energy.
+constexpr double kExcessWeight = 5.0;
+/// The acceptance threshold at the start, as a fraction of the start peak;
+/// it falls linearly to zero over the search.
+constexpr double kStartThreshold = 0.01;
+
+/// SplitMix64 (Steele, Lea and Flood, 2014): a fixed-seed generator whose
+/// output is the same on every platform, unlike std's distributions.
+class SplitMix64 {
+public:
+  explicit SplitMix64(uint64_t seed) : state_(seed) {}
+  uint64_t next() {
+    uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  /// Uniform in [0, bound) up to a bias of bound / 2^64.
+  uint64_t below(uint64_t bound) { return next() % bound; }
+
+private:
+  uint64_t state_;
+};
+
+/// Adjacency lists in compressed-sparse-row form.
+struct Csr {
+  std::vector<uint32_t> begin;
+  std::vector<int32_t> items;
+  /// Builds the lists of `numRows` rows from (row, item) pairs.
+  void build(size_t numRows,
+             const std::vector<std::pair<int32_t, int32_t>> &pairs) {
+    begin.assign(numRows + 1, 0);
+    for (const auto &[row, item] : pairs)
+      ++begin[row + 1];
+    for (size_t row = 0; row < numRows; ++row)
+      begin[row + 1] += begin[row];
+    items.resize(pairs.size());
+    std::vector<uint32_t> fill(begin.begin(), begin.end() - 1);
+    for (const auto &[row, item] : pairs)
+      items[fill[row]++] = item;
+  }
+  absl::Span<const int32_t> of(int32_t row) const {
+    return {items.data() + begin[row], begin[row + 1] - begin[row]};
+  }
+};
+
+class OrderSearch {
+public:
+  /// Events are numbered by their place in `start`; each read is bound to
+  /// the evaluation it reads there (the latest earlier one, as in the
+  /// simulator), and moves keep every binding: a reader stays after the
+  /// evaluation it reads and before the next evaluation of the same op,
+  /// which stays after every reader of the previous one.
+  OrderSearch(const PlanContext &context, const Schedule &start)
+      : context_(context), numEvents_(static_cast<int32_t>(start.steps.size())),
+        boundary_(static_cast<int32_t>(
+            backwardBoundary(start, context.phases))) {
+    const FlatGraph &flat = context.flat;
+    const Graph &graph = context.graph;
+    eventOp_ = start.steps;
+    events_.resize(numEvents_);
+    position_.resize(numEvents_);
+    for (int32_t e = 0; e < numEvents_; ++e)
+      events_[e] = position_[e] = e;
+
+    // Storage instances: one per result of an evaluation that is its own
+    // storage; a view's result is the storage instance of the evaluation
+    // its first operand is bound to (-1 for a view of a graph input).
+    std::vector<int32_t> latest(flat.numOps(), -1);
+    std::vector<uint32_t> resultSlot(numEvents_ + 1, 0);
+    for (int32_t e = 0; e < numEvents_; ++e)
+      resultSlot[e + 1] =
+          resultSlot[e] +
+          static_cast<uint32_t>(flat.results(eventOp_[e]).size());
+    std::vector<int32_t> storageOfResult(resultSlot[numEvents_], -1);
+    std::vector<std::vector<int32_t>> readersOfEvent(numEvents_);
+    std::vector<std::pair<int32_t, int32_t>> order, reads, born;
+    std::vector<uint32_t> seen;
+    for (int32_t e = 0; e < numEvents_; ++e) {
+      const OpId op = eventOp_[e];
+      absl::Span<const ValueId> operands = flat.operands(op);
+      int32_t viewStorage = -1;
+      const size_t firstRead = reads.size();
+      for (size_t i = 0; i < operands.size(); ++i) {
+        const OpId producer = flat.producer[operands[i]];
+        if (producer == kNoId)
+          continue;
+        const int32_t bound = latest[producer];
+        order.emplace_back(bound, e);
+        readersOfEvent[bound].push_back(e);
+        const int32_t storage =
+            storageOfResult[resultSlot[bound] +
+                            graph.value(operands[i]).resultIndex];
+        if (i == 0)
+          viewStorage = storage;
+        if (storage >= 0 &&
+            std::none_of(reads.begin() + firstRead, reads.end(),
+                         [&](const auto &read) { return read.second == storage; }))
+          reads.emplace_back(e, storage);
+      }
+      if (const int32_t previous = latest[op]; previous >= 0) {
+        order.emplace_back(previous, e);
+        for (int32_t reader : readersOfEvent[previous])
+          order.emplace_back(reader, e);
+      }
+      latest[op] = e;
+      absl::Span<const ValueId> results = flat.results(op);
+      for (size_t k = 0; k < results.size(); ++k) {
+        int32_t storage = viewStorage;
+        if (flat.storageOf(results[k]) == results[k]) {
+          storage = static_cast<int32_t>(storageValue_.size());
+          storageValue_.push_back(results[k]);
+          storageProducer_.push_back(e);
+          born.emplace_back(e, storage);
+        }
+        storageOfResult[resultSlot[e] + k] = storage;
+      }
+    }
+    // Function results hold their storage (the last evaluation's) to the
+    // end.
+    heldToEnd_.assign(storageValue_.size(), 0);
+    for (size_t id = 0; id < flat.numValues(); ++id) {
+      if (flat.outputRole[id] == OutputRole::None)
+        continue;
+      const OpId producer = flat.producer[id];
+      if (producer == kNoId || latest[producer] < 0)
+        continue;
+      const int32_t storage =
+          storageOfResult[resultSlot[latest[producer]] +
+                          graph.value(static_cast<ValueId>(id)).resultIndex];
+      if (storage >= 0)
+        heldToEnd_[storage] = 1;
+    }
+    reads_.build(numEvents_, reads);
+    born_.build(numEvents_, born);
+    std::vector<std::pair<int32_t, int32_t>> readers, after;
+    readers.reserve(reads.size());
+    for (const auto &[event, storage] : reads)
+      readers.emplace_back(storage, event);
+    readers_.build(storageValue_.size(), readers);
+    before_.build(numEvents_, [&] {
+      std::vector<std::pair<int32_t, int32_t>> pairs;
+      pairs.reserve(order.size());
+      for (const auto &[first, second] : order)
+        pairs.emplace_back(second, first);
+      return pairs;
+    }());
+    after_.build(numEvents_, order);
+
+    // The live bytes: bornBytes_[e], the storage event e produces, and
+    // cross_[e], what is live across the gap after event e. Event e holds
+    // cross_[e - 1] + bornBytes_[e].
+    bornBytes_.assign(numEvents_, 0);
+    cross_.assign(numEvents_, 0);
+    std::vector<int64_t> delta(numEvents_ + 1, 0);
+    for (int32_t e = 0; e < numEvents_; ++e)
+      for (int32_t storage : born_.of(e)) {
+        const int64_t bytes = bytesOf(storage);
+        bornBytes_[e] += bytes;
+        delta[e] += bytes;
+        delta[lastRead(storage)] -= bytes;
+      }
+    int64_t live = 0;
+    for (int32_t e = 0; e < numEvents_; ++e)
+      cross_[e] = live += delta[e];
+  }
+
+  /// The order of ops of the current event order.
+  std::vector<OpId> steps(const std::vector<int32_t> &events) const {
+    std::vector<OpId> steps(events.size());
+    for (size_t i = 0; i < events.size(); ++i)
+      steps[i] = eventOp_[events[i]];
+    return steps;
+  }
+
+  /// Runs `chains` searches from the start order, of `moves` moves each;
+  /// calls `record(events, peak)` whenever the lowest peak found drops at
+  /// least `gridStep` below the last one recorded, and once more at the end
+  /// for the lowest-peak order if that is below the last one recorded.
+  template <typename Record>
+  void run(int64_t chains, int64_t moves, int64_t gridStep, Record &&record) {
+    if (numEvents_ < 2)
+      return;
+    const std::vector<int32_t> start = events_;
+    const std::vector<int64_t> startBorn = bornBytes_, startCross = cross_;
+    const int64_t startPeak = evaluate(0).peak;
+    int64_t bestPeak = startPeak, recorded = startPeak;
+    std::vector<int32_t> best = events_;
+    const double startThreshold =
+        kStartThreshold * static_cast<double>(startPeak);
+    for (int64_t chain = 0; chain < chains; ++chain) {
+      if (chain > 0) {
+        events_ = start;
+        bornBytes_ = startBorn;
+        cross_ = startCross;
+        for (int32_t e = 0; e < numEvents_; ++e)
+          position_[events_[e]] = e;
+      }
+      SplitMix64 random(kSeed + static_cast<uint64_t>(chain));
+      int64_t chainBest = startPeak;
+      double level = kLevelFraction * static_cast<double>(chainBest);
+      Evaluation current = evaluate(level);
+      for (int64_t move = 0; move < moves; ++move) {
+        const int32_t from = static_cast<int32_t>(random.below(numEvents_));
+        const auto [low, high] = window(from);
+        if (high <= low)
+          continue;
+        const int32_t to =
+            low + static_cast<int32_t>(random.below(high - low + 1));
+        if (to == from)
+          continue;
+        moveEvent(from, to);
+        Evaluation candidate = evaluate(level);
+        const double threshold =
+            startThreshold *
+            (1.0 - static_cast<double>(move) / static_cast<double>(moves));
+        if (candidate.energy > current.energy + threshold) {
+          moveEvent(to, from);
+          continue;
+        }
+        current = candidate;
+        if (current.peak >= chainBest)
+          continue;
+        chainBest = current.peak;
+        level = kLevelFraction * static_cast<double>(chainBest);
+        current = evaluate(level);
+        if (chainBest >= bestPeak)
+          continue;
+        bestPeak = chainBest;
+        best = events_;
+        if (bestPeak <= recorded - gridStep) {
+          record(best, bestPeak);
+          recorded = bestPeak;
+        }
+      }
+    }
+    if (bestPeak < recorded)
+      record(best, bestPeak);
+  }
+
+  /// Work per move: one scan of the live bytes, plus the moved window and
+  /// the bookkeeping of a move.
+  int64_t moveCost() const { return kMoveOverhead + numEvents_; }
+
+  /// How many forward ops have somewhere else to go in the start order.
+  int64_t movableOps() const {
+    int64_t movable = 0;
+    for (int32_t from = 0; from < numEvents_; ++from)
+      movable += window(from).second > window(from).first;
+    return movable;
+  }
+
+private:
+  struct Evaluation {
+    int64_t peak = 0;
+    double energy = 0;
+  };
+
+  /// The positions the event at `from` may move to: between the events it
+  /// must follow and those it must precede, within its section. Empty (high
+  /// <= low) for a backward op, which does not move.
+  std::pair<int32_t, int32_t> window(int32_t from) const {
+    const int32_t event = events_[from];
+    if (context_.phases.opPhase[eventOp_[event]] != Phase::Forward)
+      return {from, from};
+    int32_t low = from < boundary_ ? 0 : boundary_;
+    int32_t high = from < boundary_ ? boundary_ - 1 : numEvents_ - 1;
+    for (int32_t other : before_.of(event))
+      low = std::max(low, position_[other] + 1);
+    for (int32_t other : after_.of(event))
+      high = std::min(high, position_[other] - 1);
+    return {low, high};
+  }
+
+  int64_t bytesOf(int32_t storage) const {
+    return context_.tables.valueBytes[storageValue_[storage]];
+  }
+
+  /// The last event that holds `storage` in the current order; one past
+  /// the last event for storage held to the end, which thus stays live
+  /// across the gap after the last event too and shifts with the events
+  /// like any other.
+  int32_t lastRead(int32_t storage) const {
+    if (heldToEnd_[storage])
+      return numEvents_;
+    int32_t last = position_[storageProducer_[storage]];
+    for (int32_t reader : readers_.of(storage))
+      last = std::max(last, position_[reader]);
+    return last;
+  }
+
+  /// Adds `sign` x bytes of each storage `event` reads or produces to the
+  /// gaps in [low, high] it is live across.
+  void addTouched(int32_t event, int32_t low, int32_t high, int64_t sign) {
+    auto add = [&](int32_t storage) {
+      const int32_t born = position_[storageProducer_[storage]];
+      const int32_t last = lastRead(storage);
+      const int64_t bytes = sign * bytesOf(storage);
+      for (int32_t e = std::max(born, low); e <= std::min(last - 1, high); ++e)
+        cross_[e] += bytes;
+    };
+    for (int32_t storage : reads_.of(event))
+      add(storage);
+    for (int32_t storage : born_.of(event))
+      add(storage);
+  }
+
+  /// Moves the event at `from` to `to`, shifting those between by one, and
+  /// updates the live bytes. Only the storages the moved event reads or
+  /// produces change which gaps they are live across, and only within
+  /// [min - 1, max]; every other storage's gaps shift with the events.
+  void moveEvent(int32_t from, int32_t to) {
+    const int32_t event = events_[from];
+    const int32_t low = std::max(std::min(from, to) - 1, 0);
+    const int32_t high = std::max(from, to);
+    addTouched(event, low, high, -1);
+    const int64_t bornMoved = bornBytes_[from];
+    if (from < to) {
+      for (int32_t e = std::max(from - 1, 0); e < to; ++e)
+        cross_[e] = cross_[e + 1];
+      for (int32_t e = from; e < to; ++e)
+        bornBytes_[e] = bornBytes_[e + 1];
+      std::rotate(events_.begin() + from, events_.begin() + from + 1,
+                  events_.begin() + to + 1);
+    } else {
+      for (int32_t e = from; e >= to; --e)
+        cross_[e] = e > 0 ? cross_[e - 1] : 0;
+      for (int32_t e = from; e > to; --e)
+        bornBytes_[e] = bornBytes_[e - 1];
+      std::rotate(events_.begin() + to, events_.begin() + from,
+                  events_.begin() + from + 1);
+    }
+    bornBytes_[to] = bornMoved;
+    for (int32_t e = std::min(from, to); e <= std::max(from, to); ++e)
+      position_[events_[e]] = e;
+    addTouched(event, low, high, +1);
+  }
+
+  /// The peak of the current order and its energy at `level`.
+  Evaluation evaluate(double level) const {
+    Evaluation result;
+    double excess = 0;
+    int64_t before = 0;
+    for (int32_t e = 0; e < numEvents_; ++e) {
+      const int64_t live = before + bornBytes_[e];
+      before = cross_[e];
+      result.peak = std::max(result.peak, live);
+      if (static_cast<double>(live) > level)
+        excess += static_cast<double>(live) - level;
+    }
+    result.energy = static_cast<double>(result.peak) +
+                    kExcessWeight * excess / static_cast<double>(numEvents_);
+    return result;
+  }
+
+  const PlanContext &context_;
+  const int32_t numEvents_;
+  const int32_t boundary_;
+  std::vector<OpId> eventOp_;     // by event (its place in the start order)
+  std::vector<int32_t> events_;   // the current order
+  std::vector<int32_t> position_; // by event
+  Csr before_, after_;            // by event: what it follows, precedes
+  Csr reads_, born_;              // by event: storages it reads, produces
+  Csr readers_;                   // by storage: the events that read it
+  std::vector<ValueId> storageValue_;
+  std::vector<int32_t> storageProducer_;
+  std::vector<uint8_t> heldToEnd_;
+  std::vector<int64_t> bornBytes_, cross_;
+};
+
+} // namespace
+
+std::vector<OrderFound> searchOrders(const PlanContext &context,
+                                     const Schedule &start, int64_t workLimit,
+                                     int64_t gridStep) {
+  std::vector<OrderFound> found;
+  if (!start.derivations.empty())
+    return found;
+  OrderSearch search(context, start);
+  // Too large a schedule for a useful search within the work limit, or
+  // nothing to move.
+  const int64_t affordable = workLimit / search.moveCost();
+  if (affordable < kMinMoves * kChains)
+    return found;
+  const int64_t moves =
+      std::min(affordable, kMaxMovesPerOp * search.movableOps());
+  if (moves < kChains)
+    return found;
+  const std::optional<size_t> backwardStart =
+      backwardBoundary(start, context.phases);
+  search.run(kChains, moves / kChains, std::max<int64_t>(1, gridStep),
+             [&](const std::vector<int32_t> &events, int64_t peak) {
+               OrderFound order;
+               order.schedule.steps = search.steps(events);
+               order.schedule.backwardStart = backwardStart;
+               order.peakBytes = peak;
+               found.push_back(std::move(order));
+             });
+  return found;
+}
+
+} // namespace remat::detail
