@@ -206,6 +206,26 @@ def RematDeallocAtLastUsePass
   }];
 }
 
+def RematFreeOwnedArgumentsPass
+    : Pass<"remat-free-owned-arguments", "::mlir::func::FuncOp"> {
+  let summary = "Free the memref arguments a function owns (remat.owned)";
+  let description = [{
+    A memref argument with the unit attribute `remat.owned` is handed to the
+    function by its caller, which does not free it afterwards (as PyTorch's
+    compiled backward takes ownership of its saved tensors and drops each
+    after its last read). This pass frees each such argument with a
+    `memref.dealloc` just before the entry block's terminator and removes
+    the attribute; `remat-dealloc-at-last-use`, run after it, moves the
+    free up to the argument's last use. Run it after the ownership-based
+    deallocation pipeline, which treats arguments as not owned: a returned
+    value that may alias an argument is already a copy then, so no returned
+    buffer is freed. The function must have a single block (remat's
+    functions before `convert-scf-to-cf`); the attribute on a non-memref
+    argument, or on a function with more blocks, is an error.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def RematMapLoopsToGPUPass
     : Pass<"remat-map-loops-to-gpu", "::mlir::func::FuncOp"> {
   let summary = "Turn bufferized linalg ops into scf.parallel loops mapped "

@@ -116,6 +116,10 @@ void buildLowerToCPUPipeline(OpPassManager &pm, bool resultsToOutParams,
   pm.addNestedPass<func::FuncOp>(createRematMemrefCopyToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   bufferization::buildBufferDeallocationPipeline(pm);
+  // Returned buffers a function does not own (an argument, a view of one)
+  // come back from the deallocation pipeline as bufferization.clone.
+  pm.addPass(createConvertBufferizationToMemRefPass());
+  pm.addNestedPass<func::FuncOp>(createRematFreeOwnedArgumentsPass());
   pm.addNestedPass<func::FuncOp>(createRematDeallocAtLastUsePass());
   addHostToLLVM(pm, genericAllocFunctions);
 }
