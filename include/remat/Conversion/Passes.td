@@ -46,10 +46,12 @@ def RematLowerToCPUPass : Pass<"remat-lower-to-cpu", "::mlir::ModuleOp"> {
   let description = [{
     Runs `remat-lower-to-linalg` and then the host pipeline: one-shot
     bufferization across function boundaries (identity layouts), optionally
-    tensor results turned into caller-allocated out-parameters (what
-    `remat-run` calls), linalg to loops, ownership-based buffer
-    deallocation with each free moved to the buffer's last use
-    (`remat-dealloc-at-last-use`), SCF to CF, affine and memref lowering, bf16 expansion, math to
+    tensor results turned into caller-allocated out-parameters (by default
+    a function allocates its results and returns them, which is how
+    `remat-run` calls it on the CPU), linalg to loops, ownership-based
+    buffer deallocation, arguments marked `remat.owned` freed
+    (`remat-free-owned-arguments`) and each free moved to the buffer's last
+    use (`remat-dealloc-at-last-use`), SCF to CF, affine and memref lowering, bf16 expansion, math to
     LLVM intrinsics and libm, and the arith/cf/func conversions to LLVM.
     The result runs under `mlir-runner` (with `libmlir_c_runner_utils`) or
     MLIR's ExecutionEngine.
@@ -66,7 +68,7 @@ def RematLowerToCPUPass : Pass<"remat-lower-to-cpu", "::mlir::ModuleOp"> {
     Option<"resultsToOutParams", "results-to-out-params", "bool",
            /*default=*/"false",
            "Turn tensor results into trailing out-parameters that the caller "
-           "allocates (the calling convention of remat-run)">,
+           "allocates (remat-run on the CPU does not: results are returned)">,
     Option<"genericAllocFunctions", "generic-alloc-functions", "bool",
            /*default=*/"false",
            "Allocate and free heap buffers through "

@@ -142,9 +142,9 @@ struct MemoryMeasurement {
   /// The arguments' bytes (the caller's buffers).
   int64_t argumentBytes = 0;
   /// The heap bytes of the arguments handed to the function
-  /// (RunnerOptions::backwardOwnsSavedValues; each rounded up to 64 bytes, as the
-  /// lowering's own buffers are): live from the start of the call until the
-  /// function frees them, so they are in `heapPeakBytes`.
+  /// (RunnerOptions::backwardOwnsSavedValues; each rounded up to 64 bytes,
+  /// as the lowering's own buffers are): live from the start of the call
+  /// until the function frees them, so they are in `heapPeakBytes`.
   int64_t ownedArgumentBytes = 0;
   /// The heap bytes of the buffers the function returned (each allocation
   /// once): the function allocates each result where it is computed and the

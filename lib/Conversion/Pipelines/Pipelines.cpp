@@ -74,8 +74,8 @@ void addHostToLLVM(OpPassManager &pm, bool genericAllocFunctions) {
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
-/// Tensor results as caller-allocated out-parameters (the runner's calling
-/// convention); result buffers are written in place, not copied.
+/// Tensor results as caller-allocated out-parameters (the GPU runner's
+/// calling convention); result buffers are written in place, not copied.
 void addResultsToOutParams(OpPassManager &pm) {
   bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.hoistStaticAllocs = true;
