@@ -4,28 +4,40 @@
 For each strategy, plans a joint graph with `remat-opt --remat-plan
 --remat-report --remat-partition`, runs the joint graph and the partitioned
 forward + backward with `remat-run --check-partition --measure-memory`, and
-compares the measured activation peak (remat-run's `activation-peak`: the
-forward's results held from the forward call to the end of the backward
-call, plus each call's results, heap high-water mark and stack buffers;
+compares the measured activation peak (remat-run's `activation-peak`;
 arguments excluded) with the report's `peak_memory_bytes`.
+
+remat-run calls the functions as a training runtime does: each result is
+allocated by the function where it is computed and freed by the caller
+after use (no out-parameters), and the backward owns the saved values and
+frees each after its last read (`--backward-frees-saved`, the default, as
+PyTorch's compiled backward does). So the forward phase is the forward's
+heap high-water mark (its results included from their allocation) and the
+backward phase is the forward outputs the caller still holds plus the
+backward's high-water mark (saved values until freed, gradients from their
+allocation).
 
 Checked relations (docs/Lowering.md, "Measuring memory"):
 
   1. predicted <= measured. The lowered program frees no buffer before its
-     last read and gives every computed value its own buffer (a simulator
-     view is free and the lowering either aliases or copies it), so the
-     values the simulator counts at its peak step are all allocated at that
-     moment in the program too. A violation means the hooks missed
-     allocations or the simulator counted storage that the program does not
-     need.
-  2. In every measured call nothing is live at return: every buffer the
-     call allocates is freed (remat-dealloc-at-last-use frees each right
-     after its last read, as the simulator does).
+     last read (saved values included) and gives every computed value its
+     own buffer (a simulator view is free and the lowering either aliases
+     or copies it), so the values the simulator counts at its peak step are
+     all allocated at that moment in the program too. A violation means
+     the hooks missed allocations or the simulator counted storage that
+     the program does not need.
+  2. In every measured call nothing is live at return apart from the
+     returned buffers: every other buffer the call allocates, and every
+     saved value handed to the backward, is freed (remat-dealloc-at-last-use
+     frees each right after its last read, as the simulator does; remat-run
+     fails if an owned saved value is not freed).
 
 There is no upper tolerance: the remaining gap is structural, not noise
-(result out-parameters exist for a whole call, saved values are held
-through the whole backward call, views are copied; docs/Lowering.md), and
-is reported (ratio column), not hidden behind a factor.
+(half-precision reductions accumulate into an f32 buffer twice the
+result's size, transposes and returned views are copied, softmax/norm/
+attention use scratch buffers, heap buffers are rounded to 64 bytes;
+docs/Lowering.md), and is reported (ratio column), not hidden behind a
+factor.
 
   measured_peak.py check FILE FUNCTION    plan FILE under every strategy, check
   measured_peak.py table                  the docs table for every example
@@ -64,8 +76,8 @@ EXAMPLES = [
 ]
 
 MEMORY_LINE = re.compile(
-    r"^@(\S+) memory \(bytes\): arguments (\d+) results (\d+) "
-    r"heap-high-water (\d+) stack (\d+) peak-without-arguments (\d+) "
+    r"^@(\S+) memory \(bytes\): arguments (\d+) owned (\d+) results (\d+) "
+    r"heap-high-water (\d+) stack (\d+) peak (\d+) "
     r"\| heap allocations (\d+) allocated (\d+) live-at-return (\d+)$")
 PLAN_LINE = re.compile(
     r"^@\S+ \+ @\S+ memory \(bytes\): forward-phase (\d+) "
@@ -96,7 +108,8 @@ def measure(args, path, function, options, workdir, tag):
     calls, plan = {}, None
     for line in run.stdout.splitlines():
         if m := MEMORY_LINE.match(line):
-            names = ("arguments", "results", "heap_peak", "stack", "peak",
+            names = ("arguments", "owned", "results", "heap_peak", "stack",
+                     "peak",
                      "allocations", "allocated", "live_at_return")
             calls[m.group(1)] = dict(zip(names, map(int, m.groups()[1:])))
         elif m := PLAN_LINE.match(line):
@@ -128,7 +141,7 @@ def row(example, strategy, report, calls, plan, function):
     predicted = report["peak_memory_bytes"]
     return (example, strategy, predicted, plan["peak"],
             plan["peak"] / predicted if predicted else float("inf"),
-            forward["results"], forward["heap_peak"], backward["results"],
+            forward["results"], forward["heap_peak"], backward["owned"],
             backward["heap_peak"], calls[function]["peak"])
 
 
@@ -165,13 +178,13 @@ def main():
         for r in rows:
             print(f"{r[1]}: predicted {r[2]} measured {r[3]} ratio "
                   f"{r[4]:.2f} (forward results {r[5]} heap {r[6]}, "
-                  f"backward results {r[7]} heap {r[8]}; joint graph "
+                  f"backward saved {r[7]} heap {r[8]}; joint graph "
                   f"{r[9]})")
     else:
         print("| example | strategy | predicted `peak_memory_bytes` | "
               "measured activation peak | measured / predicted | forward "
-              "results | forward heap | backward results | backward heap | "
-              "joint graph, unplanned |")
+              "results | forward heap | saved, handed to backward | "
+              "backward heap | joint graph, unplanned |")
         print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
               "| ---: |")
         for r in rows:

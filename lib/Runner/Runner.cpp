@@ -1,10 +1,11 @@
 //===- Runner.cpp - execute remat functions on the host -------------------===//
 //
-// Part of remat. remat-lower-to-cpu or remat-lower-to-nvvm (results as
-// out-parameters), then MLIR's ExecutionEngine; calls go through the packed
-// `_mlir_<name>` wrappers with memref descriptors built here. On the CUDA
-// device the descriptors point into managed memory and the host code's
-// mgpu* calls go to lib/Runner/CudaRuntime.cpp.
+// Part of remat. remat-lower-to-cpu (results returned in buffers the
+// function allocates) or remat-lower-to-nvvm (results as out-parameters),
+// then MLIR's ExecutionEngine; calls go through the packed `_mlir_<name>`
+// wrappers with memref descriptors built here. On the CUDA device the
+// descriptors point into managed memory and the host code's mgpu* calls go
+// to lib/Runner/CudaRuntime.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +29,7 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ExecutionEngine/Orc/Core.h"
@@ -392,6 +394,7 @@ void appendDescriptor(std::vector<int64_t> &fields, void *data,
 struct HeapCounter {
   std::mutex mutex;
   llvm::DenseMap<void *, int64_t> sizes;
+  llvm::DenseSet<void *> adopted;
   int64_t liveBytes = 0;
   int64_t peakBytes = 0;
   int64_t allocations = 0;
@@ -408,6 +411,27 @@ struct HeapCounter {
     allocatedBytes += static_cast<int64_t>(size);
     return pointer;
   }
+  /// A buffer allocated outside the lowered code and handed to it (an owned
+  /// argument): live from now on, not one of the call's allocations.
+  void adopt(void *pointer, int64_t size) {
+    std::lock_guard<std::mutex> lock(mutex);
+    adopted.insert(pointer);
+    sizes[pointer] = size;
+    liveBytes += size;
+    peakBytes = std::max(peakBytes, liveBytes);
+  }
+  /// Whether an adopted buffer has not been released yet (its address may
+  /// have been reused by a later allocation: that does not count).
+  bool isAdoptedAndLive(void *pointer) {
+    std::lock_guard<std::mutex> lock(mutex);
+    return adopted.contains(pointer);
+  }
+  /// The recorded size of a live buffer, -1 if `pointer` is not one.
+  int64_t sizeOf(void *pointer) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = sizes.find(pointer);
+    return it == sizes.end() ? -1 : it->second;
+  }
   void release(void *pointer) {
     if (!pointer)
       return;
@@ -417,6 +441,7 @@ struct HeapCounter {
       return;
     liveBytes -= it->second;
     sizes.erase(it);
+    adopted.erase(pointer);
   }
   /// Starts a measurement: the mark restarts from what is live now.
   void begin() {
@@ -425,13 +450,16 @@ struct HeapCounter {
     allocations = 0;
     allocatedBytes = 0;
   }
-  /// Ends a measurement that began with `liveAtBegin` live bytes.
-  void end(int64_t liveAtBegin, MemoryMeasurement &measurement) {
+  /// Ends a measurement that began with `liveAtBegin` live bytes, when
+  /// `returnedBytes` of what is live are the returned buffers.
+  void end(int64_t liveAtBegin, int64_t returnedBytes,
+           MemoryMeasurement &measurement) {
     std::lock_guard<std::mutex> lock(mutex);
     measurement.heapAllocations = allocations;
     measurement.heapAllocatedBytes = allocatedBytes;
     measurement.heapPeakBytes = peakBytes - liveAtBegin;
-    measurement.heapLiveAtReturnBytes = liveBytes - liveAtBegin;
+    measurement.heapLiveAtReturnBytes =
+        liveBytes - liveAtBegin - returnedBytes;
   }
   int64_t getLiveBytes() {
     std::lock_guard<std::mutex> lock(mutex);
@@ -556,12 +584,34 @@ Runner::create(ModuleOp module, const RunnerOptions &options) {
         "on " +
         getDeviceName(options.device).str() +
         " the buffers are managed memory that the CUDA runtime allocates");
+  if (options.backwardOwnsSavedValues && options.device != Device::CPU)
+    return llvm::createStringError(
+        "handing the saved values to the backward function works on the CPU "
+        "only: the " +
+        getDeviceName(options.device).str() +
+        " lowering does not free owned arguments");
   std::unique_ptr<Runner> runner(new Runner());
   runner->device = options.device;
   runner->measuringMemory = options.measureMemory;
   for (auto func : module.getOps<func::FuncOp>())
-    if (std::optional<FunctionSignature> signature = signatureOf(func))
+    if (std::optional<FunctionSignature> signature = signatureOf(func)) {
+      // remat-partition's backward: saved values first, then the joint
+      // function's arguments.
+      auto stage = func->getAttrOfType<StringAttr>("remat.stage");
+      auto saved = func->getAttrOfType<ArrayAttr>("remat.saved_values");
+      if (options.backwardOwnsSavedValues && stage &&
+          stage.getValue() == "backward" && saved) {
+        if (saved.size() > signature->inputs.size())
+          return llvm::createStringError(
+              "@" + signature->name + " lists " +
+              std::to_string(saved.size()) +
+              " remat.saved_values but takes only " +
+              std::to_string(signature->inputs.size()) + " arguments");
+        for (size_t i = 0; i < saved.size(); ++i)
+          signature->inputs[i].owned = true;
+      }
       runner->functions.push_back(std::move(*signature));
+    }
 
   MLIRContext *context = module.getContext();
   // Bufferization and LLVM translation need their interfaces registered;
@@ -587,6 +637,13 @@ Runner::create(ModuleOp module, const RunnerOptions &options) {
       func.removeResAttrsAttr();
     }
   });
+  // Arguments handed to the function: remat-free-owned-arguments frees them.
+  for (const FunctionSignature &signature : runner->functions) {
+    auto func = lowered->lookupSymbol<func::FuncOp>(signature.name);
+    for (auto [i, spec] : llvm::enumerate(signature.inputs))
+      if (spec.owned)
+        func.setArgAttr(i, "remat.owned", UnitAttr::get(context));
+  }
 
   PassManager pm(context);
   GPULoweringOptions gpu;
@@ -596,7 +653,7 @@ Runner::create(ModuleOp module, const RunnerOptions &options) {
     buildLowerToNVVMPipeline(pm, gpu);
     target = "an NVIDIA GPU (remat-lower-to-nvvm)";
   } else {
-    buildLowerToCPUPipeline(pm, /*resultsToOutParams=*/true,
+    buildLowerToCPUPipeline(pm, /*resultsToOutParams=*/false,
                             /*genericAllocFunctions=*/options.measureMemory);
   }
   std::string diagnostics;
@@ -763,41 +820,172 @@ Runner::run(StringRef function, ArrayRef<HostTensor> inputs,
   std::vector<HostTensor> results;
   for (const TensorSpec &spec : signature->results)
     results.push_back(HostTensor::zeros(spec.kind, spec.shape));
-  if (llvm::Error error = invoke(function, arguments, results, measurement))
+  if (llvm::Error error =
+          invoke(*signature, arguments, results, measurement))
     return std::move(error);
   return results;
 }
 
-llvm::Error Runner::invoke(StringRef function,
+namespace {
+
+/// Heap bytes of a buffer for `bytes` of data: what the lowering's aligned
+/// allocations come to (one-shot bufferization aligns to 64).
+constexpr int64_t kBufferAlignment = 64;
+int64_t roundToBuffer(int64_t bytes) {
+  return (std::max<int64_t>(bytes, 1) + kBufferAlignment - 1) /
+         kBufferAlignment * kBufferAlignment;
+}
+
+/// The number of int64 fields of a rank-`rank` memref descriptor (allocated
+/// and aligned pointers, offset, sizes, strides), as the lowered function
+/// returns it in its result struct.
+size_t descriptorFields(size_t rank) { return 3 + 2 * rank; }
+
+} // namespace
+
+llvm::Error Runner::invoke(const FunctionSignature &signature,
                            std::vector<HostTensor> &arguments,
                            std::vector<HostTensor> &results,
                            MemoryMeasurement *measurement) const {
+  StringRef function = signature.name;
   std::vector<int64_t> fields;
+  // CPU: the lowered function returns its results as a struct of memref
+  // descriptors, which the packed wrapper stores through one more pointer.
+  std::vector<int64_t> returned;
   auto call = [&]() -> llvm::Error {
     SmallVector<void *> packed;
     for (int64_t &field : fields)
       packed.push_back(&field);
+    if (!returned.empty())
+      packed.push_back(returned.data());
     return engine->invokePacked(function, packed);
   };
   if (device == Device::CPU) {
-    for (HostTensor &argument : arguments)
-      appendDescriptor(fields, argument.bytes.data(), argument.shape);
-    for (HostTensor &result : results)
-      appendDescriptor(fields, result.bytes.data(), result.shape);
-    if (!measurement)
-      return call();
-    *measurement = MemoryMeasurement();
-    for (const HostTensor &argument : arguments)
-      measurement->argumentBytes += argument.bytes.size();
-    for (const HostTensor &result : results)
-      measurement->resultBytes += result.bytes.size();
-    measurement->stackBytes = stackBytes.lookup(function);
     HeapCounter &heap = getHeapCounter();
-    int64_t liveAtBegin = heap.getLiveBytes();
-    heap.begin();
-    llvm::Error error = call();
-    heap.end(liveAtBegin, *measurement);
-    return error;
+    int64_t liveAtBegin = 0;
+    if (measurement) {
+      *measurement = MemoryMeasurement();
+      for (const HostTensor &argument : arguments)
+        measurement->argumentBytes += argument.bytes.size();
+      measurement->stackBytes = stackBytes.lookup(function);
+      liveAtBegin = heap.getLiveBytes();
+      heap.begin();
+    }
+    // Owned arguments: heap buffers the function frees (live from the
+    // start of the call in the measurement); the runner does not free them
+    // once the function has run.
+    SmallVector<void *> owned;
+    SmallVector<size_t> ownedPositions;
+    auto releaseOwned = [&]() {
+      for (void *buffer : owned) {
+        if (measurement)
+          heap.release(buffer);
+        std::free(buffer);
+      }
+    };
+    for (auto [i, argument] : llvm::enumerate(arguments)) {
+      if (!signature.inputs[i].owned) {
+        appendDescriptor(fields, argument.bytes.data(), argument.shape);
+        continue;
+      }
+      int64_t size = roundToBuffer(argument.bytes.size());
+      void *buffer = nullptr;
+      if (posix_memalign(&buffer, kBufferAlignment, size) != 0) {
+        releaseOwned();
+        return llvm::createStringError("allocating " + std::to_string(size) +
+                                       " bytes for argument " +
+                                       std::to_string(i) + " of @" +
+                                       function.str() + " failed");
+      }
+      std::memcpy(buffer, argument.bytes.data(), argument.bytes.size());
+      owned.push_back(buffer);
+      ownedPositions.push_back(i);
+      if (measurement) {
+        heap.adopt(buffer, size);
+        measurement->ownedArgumentBytes += size;
+      }
+      appendDescriptor(fields, buffer, argument.shape);
+    }
+    size_t returnedFields = 0;
+    for (const HostTensor &result : results)
+      returnedFields += descriptorFields(result.shape.size());
+    returned.assign(returnedFields, 0);
+    if (llvm::Error error = call()) {
+      // invokePacked fails before calling (the function was not found):
+      // nothing was freed or returned.
+      releaseOwned();
+      return error;
+    }
+
+    // Copy each result out of its buffer; free each distinct allocation
+    // once (two results may share one).
+    std::string problem;
+    SmallVector<void *> allocations;
+    int64_t returnedBytes = 0;
+    size_t next = 0;
+    for (auto [i, result] : llvm::enumerate(results)) {
+      size_t rank = result.shape.size();
+      void *allocated = reinterpret_cast<void *>(returned[next]);
+      auto *aligned = reinterpret_cast<uint8_t *>(returned[next + 1]);
+      int64_t offset = returned[next + 2];
+      ArrayRef<int64_t> sizes(returned.data() + next + 3, rank);
+      ArrayRef<int64_t> strides(returned.data() + next + 3 + rank, rank);
+      next += descriptorFields(rank);
+      bool contiguous = sizes == ArrayRef<int64_t>(result.shape);
+      for (int64_t d = static_cast<int64_t>(rank) - 1, stride = 1;
+           contiguous && d >= 0; stride *= sizes[d], --d)
+        contiguous = sizes[d] == 1 || strides[d] == stride;
+      if (!contiguous && problem.empty())
+        problem = "result " + std::to_string(i) + " of @" + function.str() +
+                  " came back with sizes or strides other than a row-major " +
+                  result.getTypeString();
+      if (contiguous && !result.bytes.empty())
+        std::memcpy(result.bytes.data(),
+                    aligned + offset * getElementSize(result.kind),
+                    result.bytes.size());
+      bool first = !llvm::is_contained(allocations, allocated);
+      if (first)
+        allocations.push_back(allocated);
+      if (!measurement)
+        continue;
+      int64_t size = first ? heap.sizeOf(allocated) : 0;
+      if (size < 0) {
+        if (problem.empty())
+          problem = "result " + std::to_string(i) + " of @" + function.str() +
+                    " is not in a buffer that the call allocated, so its "
+                    "memory was not counted";
+        size = 0;
+      }
+      measurement->resultAllocationBytes.push_back(size);
+      returnedBytes += size;
+    }
+    if (measurement) {
+      measurement->resultBytes = returnedBytes;
+      heap.end(liveAtBegin, returnedBytes, *measurement);
+      // An owned argument the function did not free would make the
+      // measurement dishonest (and leak): an error, after freeing it here.
+      for (auto [buffer, position] : llvm::zip(owned, ownedPositions)) {
+        if (!heap.isAdoptedAndLive(buffer))
+          continue;
+        if (problem.empty())
+          problem = "@" + function.str() + " did not free argument " +
+                    std::to_string(position) +
+                    ", which it owns (remat.owned)";
+        countingFree(buffer);
+      }
+    }
+    for (void *allocated : allocations) {
+      if (measurement) {
+        if (heap.sizeOf(allocated) < 0)
+          continue; // not the call's buffer (reported above): not ours
+        countingFree(allocated);
+      } else {
+        std::free(allocated);
+      }
+    }
+    if (!problem.empty())
+      return llvm::createStringError(problem);
+    return llvm::Error::success();
   }
 
   // CUDA: the driver is needed from here on. Loading the kernels (the

@@ -108,6 +108,15 @@ struct Options {
                "also the plan's measured activation peak (comparable to "
                "remat-report's peak_memory_bytes)"),
       cl::init(false), cl::cat(runCategory)};
+  cl::opt<bool> backwardFreesSaved{
+      "backward-frees-saved",
+      cl::desc("cpu, --check-partition: hand the saved values (the "
+               "forward's results after its outputs) to "
+               "@<function>_backward, which frees each after its last read, "
+               "as PyTorch's compiled backward does; =false: the caller "
+               "holds them through the backward call (--device=cuda: always "
+               "false)"),
+      cl::init(true), cl::cat(runCategory)};
   cl::opt<bool> compileOnly{
       "compile-only",
       cl::desc("Lower, JIT-compile and link the functions for --device, "
@@ -239,10 +248,11 @@ void printTensors(StringRef label, ArrayRef<HostTensor> tensors,
 /// One line on a measured call (docs/Lowering.md, "Measuring memory").
 void printMemory(StringRef function, const MemoryMeasurement &memory) {
   llvm::outs() << "@" << function << " memory (bytes): arguments "
-               << memory.argumentBytes << " results " << memory.resultBytes
-               << " heap-high-water " << memory.heapPeakBytes << " stack "
-               << memory.stackBytes << " peak-without-arguments "
-               << memory.getPeakWithoutArguments() << " | heap allocations "
+               << memory.argumentBytes << " owned "
+               << memory.ownedArgumentBytes << " results "
+               << memory.resultBytes << " heap-high-water "
+               << memory.heapPeakBytes << " stack " << memory.stackBytes
+               << " peak " << memory.getPeak() << " | heap allocations "
                << memory.heapAllocations << " allocated "
                << memory.heapAllocatedBytes << " live-at-return "
                << memory.heapLiveAtReturnBytes << "\n";
@@ -295,7 +305,10 @@ int checkPartition(const Options &options, const RunnerOptions &compile,
       parseInput(options.partitioned, context, errorMessage);
   if (!partitioned)
     return fail(errorMessage);
-  auto split = Runner::create(*partitioned->module, compile);
+  RunnerOptions splitOptions = compile;
+  if (options.backwardFreesSaved && compile.device == Device::CPU)
+    splitOptions.backwardOwnsSavedValues = true;
+  auto split = Runner::create(*partitioned->module, splitOptions);
   if (!split)
     return fail(llvm::toString(split.takeError()));
   if (options.compileOnly) {
@@ -351,12 +364,18 @@ int checkPartition(const Options &options, const RunnerOptions &compile,
     printMemory(forwardName, forwardMemory);
     printMemory(backwardName, backwardMemory);
     // The plan's activations, as the simulator counts them: graph inputs,
-    // parameters, tangents and RNG state are out (they are arguments);
-    // the forward's results (outputs and saved values) are held by the
-    // caller from the forward call to the end of the backward one.
-    int64_t forwardPhase = forwardMemory.getPeakWithoutArguments();
-    int64_t backwardPhase =
-        forwardMemory.resultBytes + backwardMemory.getPeakWithoutArguments();
+    // parameters, tangents and RNG state are out (they are arguments).
+    // The forward's outputs are held by the caller from the forward call to
+    // the end of the backward one; so are its saved values, unless they are
+    // handed to the backward (--backward-frees-saved), whose peak then
+    // counts them until it frees them.
+    int64_t held = 0;
+    for (auto [i, bytes] :
+         llvm::enumerate(forwardMemory.resultAllocationBytes))
+      if (i < next || !(*split)->lookup(backwardName)->inputs[i - next].owned)
+        held += bytes;
+    int64_t forwardPhase = forwardMemory.getPeak();
+    int64_t backwardPhase = held + backwardMemory.getPeak();
     llvm::outs() << "@" << forwardName << " + @" << backwardName
                  << " memory (bytes): forward-phase " << forwardPhase
                  << " backward-phase " << backwardPhase << " activation-peak "

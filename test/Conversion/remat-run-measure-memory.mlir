@@ -1,21 +1,24 @@
 // remat-run --measure-memory: the lowered code allocates through counting
-// hooks; per call, remat-run prints the caller's argument and result
-// (out-parameter) buffers, the heap high-water mark of the function's own
-// buffers and its stack buffers. Figures are exact for this chain of four
-// exps on 256 f32 (1 KiB each): %a, %b, %c are heap intermediates, %d is
-// written into the result buffer. Each is freed after its last read
-// (remat-dealloc-at-last-use), so at most two are live at once: 2 KiB, where
-// freeing at return (the ownership-based pipeline alone) held 3 KiB.
+// hooks; per call, remat-run prints the caller's argument buffers, the
+// arguments handed to the function (owned), the returned buffers, the heap
+// high-water mark of the function's buffers and its stack buffers. Figures
+// are exact for this chain of four exps on 256 f32 (1 KiB each): %a, %b, %c
+// are heap intermediates and %d the returned buffer, allocated when it is
+// computed (the runner copies it out and frees it). Each intermediate is
+// freed after its last read (remat-dealloc-at-last-use), so at most two are
+// live at once: 2 KiB, where freeing at return (the ownership-based pipeline
+// alone) held 4 KiB, and a result out-parameter added 1 KiB to every
+// moment of the call.
 
 // RUN: remat-run %s --function=chain --measure-memory | FileCheck %s --check-prefix=CHAIN
 // CHAIN: @chain result 0 tensor<256xf32>:
-// CHAIN-NEXT: @chain memory (bytes): arguments 1024 results 1024 heap-high-water 2048 stack 0 peak-without-arguments 3072 | heap allocations 3 allocated 3072 live-at-return 0
+// CHAIN-NEXT: @chain memory (bytes): arguments 1024 owned 0 results 1024 heap-high-water 2048 stack 0 peak 2048 | heap allocations 4 allocated 4096 live-at-return 0
 
-// A one-op function writes straight into its result: no heap buffer. With
-// --compare both calls are measured, each from zero.
+// A one-op function allocates its result only. With --compare both calls
+// are measured, each from zero.
 // RUN: remat-run %s --function=chain --compare=one --input=0:0 --atol=1e30 --measure-memory | FileCheck %s --check-prefix=COMPARE
-// COMPARE: @chain memory (bytes): arguments 1024 results 1024 heap-high-water 2048
-// COMPARE: @one memory (bytes): arguments 1024 results 1024 heap-high-water 0 stack 0 peak-without-arguments 1024 | heap allocations 0 allocated 0 live-at-return 0
+// COMPARE: @chain memory (bytes): arguments 1024 owned 0 results 1024 heap-high-water 2048
+// COMPARE: @one memory (bytes): arguments 1024 owned 0 results 1024 heap-high-water 1024 stack 0 peak 1024 | heap allocations 1 allocated 1024 live-at-return 0
 
 // Results are the same with and without the hooks.
 // RUN: remat-run %s --function=chain --measure-memory --format=hex | grep "result 0" > %t.measured

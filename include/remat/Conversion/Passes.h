@@ -41,7 +41,8 @@ void populateRematToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
 /// remat-lower-to-linalg, bufferization and the host lowering to the LLVM
 /// dialect. With `resultsToOutParams`, tensor results become trailing
-/// memref out-parameters (the runner's calling convention). With
+/// memref out-parameters (the GPU runner's calling convention; the CPU
+/// runner takes returned results). With
 /// `genericAllocFunctions`, heap buffers are allocated and freed through
 /// `_mlir_memref_to_llvm_{alloc,aligned_alloc,free}`, which the host program
 /// must define (the runner's memory measurement counts bytes in them).

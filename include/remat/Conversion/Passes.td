@@ -46,10 +46,12 @@ def RematLowerToCPUPass : Pass<"remat-lower-to-cpu", "::mlir::ModuleOp"> {
   let description = [{
     Runs `remat-lower-to-linalg` and then the host pipeline: one-shot
     bufferization across function boundaries (identity layouts), optionally
-    tensor results turned into caller-allocated out-parameters (what
-    `remat-run` calls), linalg to loops, ownership-based buffer
-    deallocation with each free moved to the buffer's last use
-    (`remat-dealloc-at-last-use`), SCF to CF, affine and memref lowering, bf16 expansion, math to
+    tensor results turned into caller-allocated out-parameters (by default
+    a function allocates its results and returns them, which is how
+    `remat-run` calls it on the CPU), linalg to loops, ownership-based
+    buffer deallocation, arguments marked `remat.owned` freed
+    (`remat-free-owned-arguments`) and each free moved to the buffer's last
+    use (`remat-dealloc-at-last-use`), SCF to CF, affine and memref lowering, bf16 expansion, math to
     LLVM intrinsics and libm, and the arith/cf/func conversions to LLVM.
     The result runs under `mlir-runner` (with `libmlir_c_runner_utils`) or
     MLIR's ExecutionEngine.
@@ -66,7 +68,7 @@ def RematLowerToCPUPass : Pass<"remat-lower-to-cpu", "::mlir::ModuleOp"> {
     Option<"resultsToOutParams", "results-to-out-params", "bool",
            /*default=*/"false",
            "Turn tensor results into trailing out-parameters that the caller "
-           "allocates (the calling convention of remat-run)">,
+           "allocates (remat-run on the CPU does not: results are returned)">,
     Option<"genericAllocFunctions", "generic-alloc-functions", "bool",
            /*default=*/"false",
            "Allocate and free heap buffers through "
@@ -204,6 +206,26 @@ def RematDeallocAtLastUsePass
     values; each buffer is freed once nothing reads it, as the schedule
     the planner simulated frees it.
   }];
+}
+
+def RematFreeOwnedArgumentsPass
+    : Pass<"remat-free-owned-arguments", "::mlir::func::FuncOp"> {
+  let summary = "Free the memref arguments a function owns (remat.owned)";
+  let description = [{
+    A memref argument with the unit attribute `remat.owned` is handed to the
+    function by its caller, which does not free it afterwards (as PyTorch's
+    compiled backward takes ownership of its saved tensors and drops each
+    after its last read). This pass frees each such argument with a
+    `memref.dealloc` just before the entry block's terminator and removes
+    the attribute; `remat-dealloc-at-last-use`, run after it, moves the
+    free up to the argument's last use. Run it after the ownership-based
+    deallocation pipeline, which treats arguments as not owned: a returned
+    value that may alias an argument is already a copy then, so no returned
+    buffer is freed. The function must have a single block (remat's
+    functions before `convert-scf-to-cf`); the attribute on a non-memref
+    argument, or on a function with more blocks, is an error.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
 def RematMapLoopsToGPUPass

@@ -82,6 +82,10 @@ struct TensorSpec {
   /// the op that consumes it (embedding rows, cross-entropy classes,
   /// max-pool plane size); 16 when no consumer says.
   int64_t indexBound = 16;
+  /// An argument the function takes ownership of
+  /// (RunnerOptions::backwardOwnsSavedValues): the runner hands it a heap
+  /// buffer that the lowered function frees after its last read.
+  bool owned = false;
 };
 
 struct FunctionSignature {
@@ -121,6 +125,13 @@ struct RunnerOptions {
   /// bind the allocation functions to counting hooks, so that `run` can
   /// measure heap memory (MemoryMeasurement). `create` rejects it for CUDA.
   bool measureMemory = false;
+  /// CPU only: a backward function of remat-partition (`remat.stage =
+  /// "backward"`) owns its saved values (its first |remat.saved_values|
+  /// arguments): the runner hands each over in a heap buffer that it does
+  /// not free, the lowered function frees each after its last read
+  /// (`remat.owned`, remat-free-owned-arguments), as PyTorch's compiled
+  /// backward drops each saved tensor. `create` rejects it for CUDA.
+  bool backwardOwnsSavedValues = false;
 };
 
 /// The memory of one call, measured by a Runner created with
@@ -128,15 +139,26 @@ struct RunnerOptions {
 /// for (element bytes; an i1 takes one byte), not the C allocator's
 /// overhead.
 struct MemoryMeasurement {
-  /// Caller-allocated buffers (the runner's, not the function's): the
-  /// arguments, and the results, which the lowered function writes in place
-  /// (results-to-out-params), so they exist for the whole call.
+  /// The arguments' bytes (the caller's buffers).
   int64_t argumentBytes = 0;
+  /// The heap bytes of the arguments handed to the function
+  /// (RunnerOptions::backwardOwnsSavedValues; each rounded up to 64 bytes,
+  /// as the lowering's own buffers are): live from the start of the call
+  /// until the function frees them, so they are in `heapPeakBytes`.
+  int64_t ownedArgumentBytes = 0;
+  /// The heap bytes of the buffers the function returned (each allocation
+  /// once): the function allocates each result where it is computed and the
+  /// caller frees it after the call, so results are in `heapPeakBytes` from
+  /// their allocation on.
   int64_t resultBytes = 0;
+  /// Per result: the bytes of the allocation it lives in, or 0 when an
+  /// earlier result lives in the same one.
+  std::vector<int64_t> resultAllocationBytes;
   /// Heap buffers the lowered function allocated during the call (through
   /// _mlir_memref_to_llvm_alloc / _aligned_alloc): how many, their total,
-  /// the high-water mark of their live sum, and what was still live at
-  /// return (0 unless the lowering leaks).
+  /// the high-water mark of the live sum (with the owned arguments), and
+  /// what was still live at return apart from the returned buffers (0
+  /// unless the lowering leaks).
   int64_t heapAllocations = 0;
   int64_t heapAllocatedBytes = 0;
   int64_t heapPeakBytes = 0;
@@ -147,12 +169,11 @@ struct MemoryMeasurement {
   /// holds (a dynamic one makes `create` fail when measuring).
   int64_t stackBytes = 0;
 
-  /// What the function's own values occupy at its worst moment: results
-  /// (live for the whole call) plus the heap high-water mark plus stack
-  /// buffers. Arguments are not in it.
-  int64_t getPeakWithoutArguments() const {
-    return resultBytes + heapPeakBytes + stackBytes;
-  }
+  /// What the function's own values occupy at its worst moment: the heap
+  /// high-water mark (results from their allocation on, owned arguments
+  /// until freed) plus stack buffers. Arguments the caller keeps are not in
+  /// it.
+  int64_t getPeak() const { return heapPeakBytes + stackBytes; }
 };
 
 /// The CUDA toolkit `RunnerOptions::toolkit = ""` resolves to ("" if none).
@@ -162,8 +183,9 @@ std::string findCudaToolkit();
 /// (runs are independent and deterministic; `run` is not thread-safe).
 class Runner {
 public:
-  /// Lowers a clone of `module` with remat-lower-to-cpu (tensor results as
-  /// out-parameters) and JIT-compiles it. Every public function with a body
+  /// Lowers a clone of `module` with remat-lower-to-cpu (tensor results
+  /// returned in buffers the function allocates; the runner copies and
+  /// frees them) and JIT-compiles it. Every public function with a body
   /// and ranked, statically shaped tensor arguments and results is callable.
   static llvm::Expected<std::unique_ptr<Runner>> create(mlir::ModuleOp module,
                                                         unsigned optLevel = 2);
@@ -200,7 +222,7 @@ public:
 
 private:
   Runner() = default;
-  llvm::Error invoke(llvm::StringRef function,
+  llvm::Error invoke(const FunctionSignature &signature,
                      std::vector<HostTensor> &arguments,
                      std::vector<HostTensor> &results,
                      MemoryMeasurement *measurement) const;

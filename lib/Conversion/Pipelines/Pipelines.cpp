@@ -74,8 +74,8 @@ void addHostToLLVM(OpPassManager &pm, bool genericAllocFunctions) {
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
-/// Tensor results as caller-allocated out-parameters (the runner's calling
-/// convention); result buffers are written in place, not copied.
+/// Tensor results as caller-allocated out-parameters (the GPU runner's
+/// calling convention); result buffers are written in place, not copied.
 void addResultsToOutParams(OpPassManager &pm) {
   bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.hoistStaticAllocs = true;
@@ -116,6 +116,10 @@ void buildLowerToCPUPipeline(OpPassManager &pm, bool resultsToOutParams,
   pm.addNestedPass<func::FuncOp>(createRematMemrefCopyToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   bufferization::buildBufferDeallocationPipeline(pm);
+  // Returned buffers a function does not own (an argument, a view of one)
+  // come back from the deallocation pipeline as bufferization.clone.
+  pm.addPass(createConvertBufferizationToMemRefPass());
+  pm.addNestedPass<func::FuncOp>(createRematFreeOwnedArgumentsPass());
   pm.addNestedPass<func::FuncOp>(createRematDeallocAtLastUsePass());
   addHostToLLVM(pm, genericAllocFunctions);
 }

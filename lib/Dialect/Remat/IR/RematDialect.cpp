@@ -305,12 +305,24 @@ LogicalResult RematDialect::verifyRegionArgAttribute(Operation *op,
                                 "e.g. {remat.name = \"tokens\"}";
     return success();
   }
+  // The function owns (and frees) the buffer: set by remat-run on the saved
+  // values it hands to a backward function, read by
+  // remat-free-owned-arguments in the CPU lowering.
+  if (name == "remat.owned") {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "argument #" << argIndex
+                             << ": 'remat.owned' is a unit attribute, "
+                                "e.g. {remat.owned}";
+    return success();
+  }
   if (name != RoleAttrHelper::getNameStr())
     return op->emitError() << "'" << name << "' is not valid on argument #"
                            << argIndex
                            << "; only 'remat.role' and 'remat.name' are "
                               "accepted there (remat-plan also writes "
-                              "'remat.decision' and 'remat.reason')";
+                              "'remat.decision' and 'remat.reason'; "
+                              "'remat.owned' hands the buffer to the "
+                              "function)";
   auto role = dyn_cast<StringAttr>(attr.getValue());
   if (!role)
     return op->emitError() << "argument #" << argIndex
