@@ -175,19 +175,16 @@ class _SavedProbe:
         real = _num_real_outputs(joint_module, kwargs)
         fw_module, bw_module = self.partition_fn(joint_module, joint_inputs,
                                                  **kwargs)
-        forward = fw_module.forward
 
-        def recording_forward(*args):
-            outputs = forward(*args)
+        def record(_module, _args, outputs):
             if self.record:
                 saved = [t for t in outputs[real:] if isinstance(t, torch.Tensor)]
                 self.saved_tensors = len(saved)
                 self.saved_storages = {p: n for p, n in map(_storage, saved)
                                        if p not in self.resident}
-            return outputs
 
-        # The boxed compiler reads `forward` after partitioning returns.
-        fw_module.forward = recording_forward
+        # The compilers call the graph as a module (capture._boxed).
+        fw_module.register_forward_hook(record)
         return fw_module, bw_module
 
 
