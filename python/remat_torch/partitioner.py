@@ -407,6 +407,20 @@ def _extract(joint, saved_nodes, num_fwd_outputs, static_lifetime_input_indices)
     return extract(joint, saved_nodes, [], **kwargs)
 
 
+def _drop_unread(graph):
+    """Erases the call_function nodes nobody reads (and then those only
+    they read). Not Graph.eliminate_dead_code: that lints the topological
+    order, which the backward has only after _place_lazily (derivations are
+    appended where they are built)."""
+    while True:
+        dead = [n for n in graph.nodes if n.op == "call_function" and
+                not n.users and not n.is_impure()]
+        if not dead:
+            return
+        for node in dead:
+            graph.erase_node(node)
+
+
 def _place_lazily(bw_module, recomputed_names, derived):
     """Reorders the backward graph so that each recomputed op and each
     derivation runs just before the first op that needs it, depth first,
@@ -763,7 +777,7 @@ def _partition(joint_module, options, num_fwd_outputs,
     # graph has it, at the start of backward, with the replays it reads, and
     # those stayed live through the whole backward (issue #16: 0.5 MiB above
     # the simulated peak on BERT, 1 MiB on MobileNetV2 at exchange rate 0).
-    bw_module.graph.eliminate_dead_code()
+    _drop_unread(bw_module.graph)
     saved_interface.drop_unused()
     saved_interface.write()
     fw_module.recompile()
