@@ -441,8 +441,14 @@ def main(argv=None):
     options = {"strategy": args.strategy}
     if args.exchange_rate is not None:
         options["exchange_rate"] = args.exchange_rate
+    names = [n.strip() for n in args.models.split(",") if n.strip()]
+    unknown = [n for n in names if n not in MEASURED and n not in MODELS]
+    if unknown or not names:
+        parser.error(f"unknown model(s) {', '.join(unknown) or '(none given)'}; "
+                     f"choose from {', '.join(MEASURED)} or "
+                     f"{', '.join(n for n in MODELS if n not in MEASURED)}")
     records = []
-    for name in [n.strip() for n in args.models.split(",") if n.strip()]:
+    for name in names:
         print(f"attribute: {name}", file=sys.stderr, flush=True)
         records.append(attribute_model(name, options, args.seed,
                                        args.hold_arguments, args.quick))
