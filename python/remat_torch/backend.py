@@ -23,9 +23,9 @@ COMPILERS = ("inductor", "eager")
 
 
 def _eager_compiler(gm, _example_inputs):
-    from torch._functorch.aot_autograd import make_boxed_func
+    from remat_torch.capture import _boxed
 
-    return make_boxed_func(gm.forward)
+    return _boxed(gm)
 
 
 def _options_key(options):

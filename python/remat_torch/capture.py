@@ -26,13 +26,33 @@ def _aot_api():
 
 
 def _boxed(gm):
-    """A compiler that runs the graph module unchanged (boxed calling
-    convention where this PyTorch has it, to avoid its warning)."""
+    """A compiler that runs the graph module unchanged, with the boxed
+    calling convention: AOTAutograd passes the arguments as one list, which
+    the graph clears once it has read it, so that each argument (in
+    backward: a saved activation) is freed after its last use, as
+    Inductor's code does and as remat's simulator assumes. Through
+    `make_boxed_func(gm.forward)` the caller's list and the call's argument
+    tuple held every saved activation until the backward graph returned
+    (issue #16: 19-24 MiB above remat's prediction on MobileNetV2 and
+    Llama); PyTorch 1.13 has no boxed code generation and keeps that.
+
+    Graphs are called as modules (`gm(...)`), so that forward hooks see
+    each call."""
     try:
         from functorch.compile import make_boxed_func
     except ImportError:  # pragma: no cover - 2.x layout
         from torch._functorch.aot_autograd import make_boxed_func
-    return make_boxed_func(gm.forward)
+    codegen = getattr(torch.fx.graph, "_BoxedCodeGen", None)
+    if codegen is None or type(gm.graph._codegen) is not torch.fx.graph.CodeGen:
+        return make_boxed_func(gm)
+    gm.graph.set_codegen(codegen())
+    gm.recompile()
+
+    def run(args):
+        return gm(args)
+
+    run._boxed_call = True
+    return run
 
 
 class JointCapture:

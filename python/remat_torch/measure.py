@@ -54,7 +54,12 @@ What is measured, per configuration:
   forward and backward value at its full size (a view counts as a copy of
   its base), the gradients (the joint function's results, live to the end)
   included, parameters, inputs and tangents not; the allocator also sees
-  kernel temporaries and never allocates for a view. remat's time is the
+  kernel temporaries (`python -m remat_torch.attribute` splits a measured
+  peak into what the graphs' values, the runtime and the kernels hold).
+  The graphs run with the boxed calling convention (`capture._boxed`), so
+  that a saved value is freed after its last read, as remat assumes, on
+  PyTorch 2.x; 1.13 holds every saved value to the end of backward.
+  remat's time is the
   roofline of its `cpu` target, a nominal 32-core AVX-512 socket, against
   one thread here plus Python's per-op dispatch;
 - correctness: the first step's loss and gradients against an eager
@@ -175,19 +180,16 @@ class _SavedProbe:
         real = _num_real_outputs(joint_module, kwargs)
         fw_module, bw_module = self.partition_fn(joint_module, joint_inputs,
                                                  **kwargs)
-        forward = fw_module.forward
 
-        def recording_forward(*args):
-            outputs = forward(*args)
+        def record(_module, _args, outputs):
             if self.record:
                 saved = [t for t in outputs[real:] if isinstance(t, torch.Tensor)]
                 self.saved_tensors = len(saved)
                 self.saved_storages = {p: n for p, n in map(_storage, saved)
                                        if p not in self.resident}
-            return outputs
 
-        # The boxed compiler reads `forward` after partitioning returns.
-        fw_module.forward = recording_forward
+        # The compilers call the graph as a module (capture._boxed).
+        fw_module.register_forward_hook(record)
         return fw_module, bw_module
 
 
