@@ -53,7 +53,7 @@ from torch.profiler import ProfilerActivity, profile, record_function  # noqa: E
 from remat_torch.cli import run  # noqa: E402
 from remat_torch.measure import MEASURED, MIB, _remat_partition  # noqa: E402
 from remat_torch.models import MODELS  # noqa: E402
-from remat_torch.capture import _aot_api  # noqa: E402
+from remat_torch.training import compile_step  # noqa: E402
 
 TAG = "remat_node:"
 BUCKETS = ("graph, live", "graph, held past last read", "kernel scratch",
@@ -124,7 +124,6 @@ def _compile_step(module, partition_fn, recorder, hold_arguments=False):
     cleared once read, so that each argument is freed after its last use
     (`hold_arguments`: kept until the graph returns, as
     `make_boxed_func(gm.forward)` does, and `_boxed` did before)."""
-    _, aot_module, _, _ = _aot_api()
 
     def compiler(phase):
         def compile_graph(gm, _inputs):
@@ -156,22 +155,7 @@ def _compile_step(module, partition_fn, recorder, hold_arguments=False):
             return run_graph
         return compile_graph
 
-    compiled = aot_module(module, fw_compiler=compiler("fw"),
-                          bw_compiler=compiler("bw"),
-                          partition_fn=partition_fn)
-    params = [p for p in module.parameters() if p.requires_grad]
-
-    def step(*inputs, seed=0):
-        torch.manual_seed(seed)
-        loss = compiled(*inputs)
-        loss.backward()
-        grads = [p.grad.detach().clone() if p.grad is not None else None
-                 for p in params]
-        for p in params:
-            p.grad = None
-        return loss.detach(), grads
-
-    return step
+    return compile_step(module, partition_fn, compiler)
 
 
 def _walk(events):

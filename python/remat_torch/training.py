@@ -13,13 +13,18 @@ import torch
 from remat_torch.capture import _aot_api, _boxed
 
 
-def compile_step(module, partition_fn):
+def compile_step(module, partition_fn, compiler=None):
     """`step(*inputs, seed=0)`: seeds PyTorch's generator, runs forward and
     backward, returns (loss, [parameter gradients]) and clears the
-    gradients it read."""
+    gradients it read. `compiler(phase)` ("fw" or "bw") gives AOTAutograd's
+    graph compiler for that phase; by default both run the graph unchanged
+    (`capture._boxed`)."""
     _, aot_module, _, _ = _aot_api()
-    compiled = aot_module(module, fw_compiler=lambda gm, _: _boxed(gm),
-                          bw_compiler=lambda gm, _: _boxed(gm),
+    if compiler is None:
+        def compiler(_phase):
+            return lambda gm, _inputs: _boxed(gm)
+    compiled = aot_module(module, fw_compiler=compiler("fw"),
+                          bw_compiler=compiler("bw"),
                           partition_fn=partition_fn)
     params = [p for p in module.parameters() if p.requires_grad]
 
