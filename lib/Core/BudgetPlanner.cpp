@@ -950,9 +950,9 @@ absl::Status refineCandidates(const PlanContext &context,
   }
   // Orders of the save-all schedule with lower peaks, each a candidate with
   // nothing recomputed, and the lowest one, when at least 1% of the
-  // save-all peak lower, a descent of its own (with the same work as each of
-  // the others, on top of theirs) whose lowest-peak schedule is reordered
-  // again, recomputations and all.
+  // save-all peak lower, a descent of its own (with half the work of each
+  // of the others, on top of theirs) whose lowest-peak schedule is
+  // reordered again, recomputations and all.
   const int64_t descentWork = workLimit / static_cast<int64_t>(starts.size());
   const int64_t exactWork =
       kExactRefinementWork / static_cast<int64_t>(starts.size());
@@ -978,8 +978,12 @@ absl::Status refineCandidates(const PlanContext &context,
     for (bool exactScoring : {true, false}) {
       if (exactScoring ? !exact : !estimated)
         continue;
+      // The descent from a searched order gets half the work of the others:
+      // on the random layered graphs of 100 to 1,000 nodes the other half
+      // changed no plan and cost up to 0.3 s.
+      const int64_t share = d == reorderedStart ? 2 : 1;
       ScheduleSearch search(context, schedule.derivations,
-                            exactScoring ? exactWork : descentWork,
+                            (exactScoring ? exactWork : descentWork) / share,
                             exactScoring);
       if (d == reorderedStart)
         search.enableReordering(kReorderWork);

@@ -125,10 +125,8 @@ def estimate_flops(node, name, results, operands):
         a, b = operands[-2], operands[-1]
         return 2.0 * a.shape[0] * a.shape[1] * a.shape[2] * b.shape[2]
     if name == "convolution":
-        weight = operands[1]
-        groups = node.args[8] if len(node.args) > 8 else 1
-        per_output = 2.0 * _numel(weight.shape[1:])
-        del groups  # weight.shape[1] is already in_channels / groups
+        # weight.shape[1] is already in_channels / groups.
+        per_output = 2.0 * _numel(operands[1].shape[1:])
         return per_output * _numel(results[0][0])
     if name == "convolution_backward":
         # grad_input and grad_weight each cost about one forward convolution.
