@@ -211,9 +211,9 @@ constexpr size_t kMaxChainOps = 32;
 /// How many of the best-scored splits are evaluated exactly, in score
 /// order, before a step gives up (the first that lowers the excess wins).
 constexpr size_t kMaxCheckedSplits = 8;
-/// Evaluator steps (events plus reads per evaluated order) the search for
-/// lower-peak evaluation orders (OrderSearch.cpp) may spend, at most the
-/// work of one descent.
+/// Work (live-byte entries scanned, plus a fixed amount per move) the
+/// search for lower-peak evaluation orders (OrderSearch.cpp) may spend, at
+/// most the work of one descent.
 constexpr int64_t kOrderSearchWork = 100000000;
 /// The work of reordering the lowest-peak schedule of a descent that
 /// started from a searched order (its recomputations move too).
@@ -943,7 +943,8 @@ absl::Status refineCandidates(const PlanContext &context,
   // The schedules the descents start from, with the candidate each refines.
   std::vector<std::pair<size_t, Schedule>> descents;
   for (size_t start : starts) {
-    absl::StatusOr<Plan> plan = materializePlan(context, candidates[start].result);
+    absl::StatusOr<Plan> plan =
+        materializePlan(context, candidates[start].result);
     if (!plan.ok())
       return plan.status();
     descents.emplace_back(start, std::move(plan->schedule));

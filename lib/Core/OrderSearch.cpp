@@ -22,9 +22,11 @@
 // most moves). Moves are accepted by threshold accepting (Dueck and
 // Scheuer, 1990: a move is taken when it raises the energy by at most a
 // threshold that falls linearly to zero), simulated annealing without the
-// exponential, so a plan is byte-for-byte the same on every machine. The
-// random numbers come from a fixed-seed SplitMix64, the length of the
-// search from a work count, not a clock.
+// exponential: no math-library call (whose last bits differ between
+// libraries) enters a decision, only integer live bytes and IEEE sums in a
+// fixed order. The random numbers come from a fixed-seed SplitMix64, the
+// length of the search from a work count, not a clock, so a plan is the
+// same from run to run and machine to machine.
 //
 // Memory is the simulator's model: an evaluation's result is live from its
 // step to the last read bound to it, the last evaluation of a function
@@ -39,7 +41,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 
 namespace remat::detail {
 
