@@ -14,8 +14,10 @@
 // evaluated before the first backward op; forward values may also be
 // re-created by derivations. Every plan `budget` and `optimal` make is in it
 // (budget: Materialize.cpp's schedules replay only ops with a non-kept
-// recomputable result, the refinement splits only such ops and never moves a
-// first evaluation or a backward op; optimal: the MILP's class is a subset).
+// recomputable result, the refinement splits only such ops, and the order
+// search moves forward evaluations only, keeping every read bound to the
+// same evaluation and backward ops in order; optimal: the MILP's class is a
+// subset).
 // The class is larger than the MILP of Optimal.cpp, whose relaxation is
 // therefore not used: `budget` evaluates some forward ops for the first time
 // in backward, replays one op several times between two backward ops and in
