@@ -41,6 +41,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 
 namespace remat::detail {
 
@@ -142,7 +143,7 @@ public:
     std::vector<int32_t> storageOfResult(resultSlot[numEvents_], -1);
     std::vector<std::vector<int32_t>> readersOfEvent(numEvents_);
     std::vector<std::pair<int32_t, int32_t>> order, reads, born;
-    std::vector<uint32_t> seen;
+    int64_t total = 0; // bytes of every storage instance, while they fit
     for (int32_t e = 0; e < numEvents_; ++e) {
       const OpId op = eventOp_[e];
       absl::Span<const ValueId> operands = flat.operands(op);
@@ -175,6 +176,9 @@ public:
       for (size_t k = 0; k < results.size(); ++k) {
         int32_t storage = viewStorage;
         if (flat.storageOf(results[k]) == results[k]) {
+          const int64_t bytes = context.tables.valueBytes[results[k]];
+          overflows_ |= bytes > std::numeric_limits<int64_t>::max() - total;
+          total = overflows_ ? total : total + bytes;
           storage = static_cast<int32_t>(storageValue_.size());
           storageValue_.push_back(results[k]);
           storageProducer_.push_back(e);
@@ -214,6 +218,8 @@ public:
     }());
     after_.build(numEvents_, order);
 
+    if (overflows_)
+      return;
     // The live bytes: bornBytes_[e], the storage event e produces, and
     // cross_[e], what is live across the gap after event e. Event e holds
     // cross_[e - 1] + bornBytes_[e].
@@ -231,6 +237,11 @@ public:
     for (int32_t e = 0; e < numEvents_; ++e)
       cross_[e] = live += delta[e];
   }
+
+  /// Whether the bytes of all storage instances together pass INT64_MAX
+  /// (saturated tensor sizes): the live-byte sums would overflow, and the
+  /// search does not run.
+  bool overflows() const { return overflows_; }
 
   /// The order of ops of the current event order.
   std::vector<OpId> steps(const std::vector<int32_t> &events) const {
@@ -433,6 +444,7 @@ private:
   std::vector<int32_t> storageProducer_;
   std::vector<uint8_t> heldToEnd_;
   std::vector<int64_t> bornBytes_, cross_;
+  bool overflows_ = false;
 };
 
 } // namespace
@@ -444,6 +456,8 @@ std::vector<OrderFound> searchOrders(const PlanContext &context,
   if (!start.derivations.empty())
     return found;
   OrderSearch search(context, start);
+  if (search.overflows())
+    return found;
   // Too large a schedule for a useful search within the work limit, or
   // nothing to move.
   const int64_t affordable = workLimit / search.moveCost();
