@@ -303,7 +303,8 @@ public:
   /// drops below the last one recorded, drops the re-evaluations the new
   /// peak does not need (prune) and calls `record`. Stops when no split
   /// removes memory above the window below the peak, or when the work limit
-  /// is spent.
+  /// is spent; then, when reordering is enabled, records the reorderings of
+  /// the lowest-peak schedule it reached.
   template <typename Record>
   void descend(WorkSchedule current, int64_t window, int64_t gridStep,
                int64_t aimStep, Record &&record) {
@@ -311,6 +312,27 @@ public:
     descendFrom(std::move(current), window, gridStep, aimStep, record);
     if (!lowest_.events.empty())
       reorder(lowest_, gridStep, record);
+  }
+
+  Schedule toSchedule(const WorkSchedule &work) const {
+    Schedule schedule;
+    size_t boundaryStep = 0;
+    for (size_t i = 0; i < work.events.size(); ++i) {
+      if (i == work.boundary)
+        boundaryStep = schedule.steps.size();
+      int32_t event = work.events[i];
+      if (event >= 0) {
+        schedule.steps.push_back(event);
+        continue;
+      }
+      DerivationStep step = derivations_[-1 - event];
+      step.beforeStep = schedule.steps.size();
+      schedule.derivations.push_back(std::move(step));
+    }
+    if (work.boundary >= work.events.size())
+      boundaryStep = schedule.steps.size();
+    schedule.backwardStart = boundaryStep;
+    return schedule;
   }
 
 private:
@@ -379,29 +401,6 @@ private:
       record(toWorkSchedule(order.schedule));
   }
 
-public:
-  Schedule toSchedule(const WorkSchedule &work) const {
-    Schedule schedule;
-    size_t boundaryStep = 0;
-    for (size_t i = 0; i < work.events.size(); ++i) {
-      if (i == work.boundary)
-        boundaryStep = schedule.steps.size();
-      int32_t event = work.events[i];
-      if (event >= 0) {
-        schedule.steps.push_back(event);
-        continue;
-      }
-      DerivationStep step = derivations_[-1 - event];
-      step.beforeStep = schedule.steps.size();
-      schedule.derivations.push_back(std::move(step));
-    }
-    if (work.boundary >= work.events.size())
-      boundaryStep = schedule.steps.size();
-    schedule.backwardStart = boundaryStep;
-    return schedule;
-  }
-
-private:
   struct Instance {
     ValueId value;
     int32_t producedAt;

@@ -112,6 +112,16 @@ struct Csr {
   }
 };
 
+/// (a, b) pairs as (b, a): the same relation, read from the other side.
+std::vector<std::pair<int32_t, int32_t>>
+swapped(const std::vector<std::pair<int32_t, int32_t>> &pairs) {
+  std::vector<std::pair<int32_t, int32_t>> result;
+  result.reserve(pairs.size());
+  for (const auto &[first, second] : pairs)
+    result.emplace_back(second, first);
+  return result;
+}
+
 class OrderSearch {
 public:
   /// Events are numbered by their place in `start`; each read is bound to
@@ -204,18 +214,8 @@ public:
     }
     reads_.build(numEvents_, reads);
     born_.build(numEvents_, born);
-    std::vector<std::pair<int32_t, int32_t>> readers, after;
-    readers.reserve(reads.size());
-    for (const auto &[event, storage] : reads)
-      readers.emplace_back(storage, event);
-    readers_.build(storageValue_.size(), readers);
-    before_.build(numEvents_, [&] {
-      std::vector<std::pair<int32_t, int32_t>> pairs;
-      pairs.reserve(order.size());
-      for (const auto &[first, second] : order)
-        pairs.emplace_back(second, first);
-      return pairs;
-    }());
+    readers_.build(storageValue_.size(), swapped(reads));
+    before_.build(numEvents_, swapped(order));
     after_.build(numEvents_, order);
 
     if (overflows_)
@@ -323,8 +323,10 @@ public:
   /// How many forward ops have somewhere else to go in the start order.
   int64_t movableOps() const {
     int64_t movable = 0;
-    for (int32_t from = 0; from < numEvents_; ++from)
-      movable += window(from).second > window(from).first;
+    for (int32_t from = 0; from < numEvents_; ++from) {
+      const auto [low, high] = window(from);
+      movable += high > low;
+    }
     return movable;
   }
 
