@@ -424,7 +424,9 @@ def _drop_unread(graph):
 def _place_lazily(bw_module, recomputed_names, derived):
     """Reorders the backward graph so that each recomputed op and each
     derivation runs just before the first op that needs it, depth first,
-    first operand first (remat's schedule for per-value plans); the other
+    first operand first (remat's schedule for per-value plans), and each
+    getitem right after the op whose result it takes (the simulator's
+    model: each result is its own value, live from its op); the other
     backward ops keep their order."""
     graph = bw_module.graph
     nodes = list(graph.nodes)
@@ -440,6 +442,13 @@ def _place_lazily(bw_module, recomputed_names, derived):
             if expanded:
                 placed.add(current)
                 order.append(current)
+                # A multi-result op's getitems run right after it: the
+                # generated code holds the op's result tuple, and with it
+                # every result, until the last getitem from it.
+                for user in current.users:
+                    if user.target is operator.getitem and user not in placed:
+                        placed.add(user)
+                        order.append(user)
                 continue
             stack.append((current, True))
             for source in reversed(current.all_input_nodes):
