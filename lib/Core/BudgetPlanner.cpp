@@ -470,6 +470,14 @@ private:
       delta_[instance.producedAt] += bytes;
       delta_[instance.lastRead + 1] -= bytes;
     }
+    // Each op's workspace, at its own event (derivations have none).
+    if (!context_.flat.workspaceBytes.empty())
+      for (int32_t e = 0; e < numEvents; ++e)
+        if (events[e] >= 0) {
+          const int64_t workspace = context_.flat.workspace(events[e]);
+          delta_[e] += workspace;
+          delta_[e + 1] -= workspace;
+        }
     absl::int128 live = 0;
     if (keepDetails)
       result.live.resize(numEvents);
@@ -1018,8 +1026,9 @@ allCandidates(const PlanContext &context) {
 /// before backward and honours the automatic bans (the schedules remat
 /// plans), for the infeasible-budget error (issue #17 item 4): the largest
 /// of what must be live at once
-///  - while an op that some output needs runs: its operands and results,
-///    and for a backward op also the function results forward produced;
+///  - while an op that some output needs runs: its operands, results and
+///    workspace, and for a backward op also the function results forward
+///    produced;
 ///  - when backward starts: every forward value backward reads that no
 ///    automatic plan may recompute (kept from its one evaluation to its
 ///    backward read) and every function result forward produced;
@@ -1082,6 +1091,9 @@ int64_t peakLowerBound(const PlanContext &context) {
     }
     for (ValueId result : results)
       addOnce(result);
+    const int64_t workspace = flat.workspace(static_cast<OpId>(op));
+    sum = std::min(sum, std::numeric_limits<int64_t>::max() - workspace) +
+          workspace;
     if (backward)
       sum = std::min(sum, std::numeric_limits<int64_t>::max() -
                               forwardResultBytes) +

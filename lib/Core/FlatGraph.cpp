@@ -129,6 +129,9 @@ absl::StatusOr<FlatGraph> buildFlat(const Graph &graph,
         }
         ok = flat.producer[result] == opId && resultIndex[result] == i;
       }
+      ok = ok && op.workspaceBytes >= 0 &&
+           (op.workspaceBytes == 0 ||
+            !(op.isView || op.computeClass == ComputeClass::View));
       for (const InverseRule &rule : op.inverseRules) {
         ok = ok && !op.results.empty() &&
              rule.recoveredOperand < op.operands.size();
@@ -177,6 +180,10 @@ absl::StatusOr<FlatGraph> buildFlat(const Graph &graph,
     flat.explicitPhase[id] =
         op.phase ? static_cast<int8_t>(*op.phase) : FlatGraph::kNoPhase;
     flat.flops[id] = op.flops;
+    if (op.workspaceBytes != 0) {
+      flat.workspaceBytes.resize(numOps, 0);
+      flat.workspaceBytes[id] = op.workspaceBytes;
+    }
     if (withTimes) {
       // The op's operand and result ranges end where the next op's begin.
       flat.operandBegin[id + 1] = static_cast<uint32_t>(flat.operandIds.size());

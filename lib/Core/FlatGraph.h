@@ -63,6 +63,9 @@ struct FlatGraph {
   std::vector<uint8_t> opFlags; // OpFlag bits
   std::vector<int8_t> explicitPhase; // Phase, or kNoPhase
   std::vector<double> flops;         // GraphOp::flops
+  /// GraphOp::workspaceBytes; empty when no op has a workspace (most
+  /// graphs), so that planning them pays nothing for it.
+  std::vector<int64_t> workspaceBytes;
   bool hasInverseRules = false;
   /// Whether any op is tagged prefer_recompute or prefer_save.
   bool hasPreferences = false;
@@ -78,6 +81,10 @@ struct FlatGraph {
                                resultBegin[op + 1] - resultBegin[op]);
   }
   bool isInput(ValueId value) const { return producer[value] == kNoId; }
+  /// The bytes `op` holds while it runs only (GraphOp::workspaceBytes).
+  int64_t workspace(OpId op) const {
+    return workspaceBytes.empty() ? 0 : workspaceBytes[op];
+  }
   bool hasFlag(OpId op, OpFlag flag) const { return (opFlags[op] & flag) != 0; }
   /// Whether `op` is a view with an operand whose storage its results share
   /// (the first operand: a view reinterprets it, see PlannerOpInterface's

@@ -215,6 +215,16 @@ absl::Status Graph::validate() const {
             "the op as its producer",
             describeOp(*this, opId), result, i));
     }
+    if (op.workspaceBytes < 0)
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s has a workspace of %d bytes; a workspace is 0 or more bytes",
+          describeOp(*this, opId), op.workspaceBytes));
+    if (op.workspaceBytes > 0 &&
+        (op.isView || op.computeClass == ComputeClass::View))
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s is a view with a workspace of %d bytes; a view runs no kernel, "
+          "so its workspace must be 0",
+          describeOp(*this, opId), op.workspaceBytes));
     for (const InverseRule &rule : op.inverseRules) {
       if (rule.recoveredOperand >= op.operands.size())
         return absl::InvalidArgumentError(absl::StrFormat(

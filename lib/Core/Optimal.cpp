@@ -13,7 +13,8 @@
 //            stage t: k ran, no later reader of v runs in stage t and v is
 //            not held into stage t+1
 //   U[t][k]  live bytes while op k runs in stage t: held values + results of
-//            ops run so far in the stage - values freed before k; <= budget
+//            ops run so far in the stage - values freed before k; <= budget,
+//            and with op k's workspace (R[t][k] * workspace(k)) too
 //
 // Dominance rows (every recomputation and every held value is used later)
 // prune solutions that only differ by useless work.
@@ -107,6 +108,9 @@ struct Problem {
   std::vector<double> costUs;
   std::vector<double> firstCostUs; // position -> predicted time, first run
   std::vector<bool> recomputable;           // position -> may repeat
+  /// position -> GraphOp::workspaceBytes, live while the op runs only; and
+  /// the same in memory units.
+  std::vector<int64_t> workspaceBytes, workspaceUnits;
   int64_t unitBytes = 1;
   /// position -> the folded forward views (graph order) the schedule
   /// evaluates again just before that op, which reads them (buildProblem).
@@ -220,6 +224,7 @@ absl::StatusOr<Problem> buildProblem(const Graph &graph,
   problem.costUs.resize(n);
   problem.firstCostUs.resize(n);
   problem.recomputable.resize(n);
+  problem.workspaceBytes.resize(n);
   std::vector<double> opTimes(numOps);
   for (OpId op = 0; op < numOps; ++op)
     opTimes[op] = costModel.predictTimeUs(graph, op);
@@ -285,6 +290,7 @@ absl::StatusOr<Problem> buildProblem(const Graph &graph,
     }
     problem.costUs[pos] = replayTimes[op];
     problem.firstCostUs[pos] = opTimes[op];
+    problem.workspaceBytes[pos] = graphOp.workspaceBytes;
     // Backward ops run exactly once, at their place in graph order: the
     // partitioned program recomputes forward values only.
     bool mayRepeat = mayRepeatOp(op);
@@ -317,9 +323,13 @@ absl::StatusOr<Problem> buildProblem(const Graph &graph,
   int64_t unit = 0;
   for (const ScheduledValue &value : problem.values)
     unit = std::gcd(unit, value.bytes);
+  for (int64_t workspace : problem.workspaceBytes)
+    unit = std::gcd(unit, workspace);
   problem.unitBytes = unit > 0 ? unit : 1;
   for (ScheduledValue &value : problem.values)
     value.units = value.bytes / problem.unitBytes;
+  for (int64_t workspace : problem.workspaceBytes)
+    problem.workspaceUnits.push_back(workspace / problem.unitBytes);
   return problem;
 }
 
@@ -339,14 +349,16 @@ int64_t resultBytes(const Problem &problem, int pos) {
 }
 
 /// A lower bound on any schedule's peak: the first evaluation of each op
-/// needs its operands, its results and every output produced before it live
-/// at once. Returns the bound and the op where it is reached.
+/// needs its operands, its results, its workspace and every output produced
+/// before it live at once. Returns the bound and the op where it is
+/// reached.
 std::pair<int64_t, int> peakLowerBound(const Problem &problem) {
   int64_t best = 0;
   int where = kNone;
   int64_t heldOutputs = 0;
   for (int pos = 0; pos < problem.size(); ++pos) {
-    int64_t need = resultBytes(problem, pos) + heldOutputs;
+    int64_t need =
+        resultBytes(problem, pos) + problem.workspaceBytes[pos] + heldOutputs;
     for (int operand : problem.operandsOf[pos]) {
       const ScheduledValue &value = problem.values[operand];
       if (!value.isOutput) // outputs are already in heldOutputs
@@ -623,6 +635,17 @@ Formulation formulate(const Problem &problem, int64_t budgetUnits,
       milp.addRow(terms, 0, 0);
       if (formulation.peakColumn != kNone)
         milp.addRow({{live, 1}, {formulation.peakColumn, -1}}, -infinity, 0);
+      // The workspace counts while op k runs, not in the chain after it.
+      if (const int64_t workspace = problem.workspaceUnits[k]; workspace > 0) {
+        std::vector<std::pair<int, double>> running = {
+            {live, 1}, {evaluate(t, k), static_cast<double>(workspace)}};
+        if (formulation.peakColumn != kNone) {
+          running.push_back({formulation.peakColumn, -1});
+          milp.addRow(running, -infinity, 0);
+        } else {
+          milp.addRow(running, -infinity, unitsBound);
+        }
+      }
       previous = live;
       previousPos = k;
     }

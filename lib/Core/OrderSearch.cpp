@@ -38,8 +38,9 @@
 //
 // Memory is the simulator's model: an evaluation's result is live from its
 // step to the last read bound to it, the last evaluation of a function
-// result to the end, graph inputs not at all, and a view adds no bytes but
-// keeps the storage of the evaluation it views live while it is read.
+// result to the end, graph inputs not at all, a view adds no bytes but
+// keeps the storage of the evaluation it views live while it is read, and
+// an op's workspace is live at its own step only.
 //
 //===----------------------------------------------------------------------===//
 
@@ -194,6 +195,9 @@ public:
           order.emplace_back(reader, e);
       }
       latest[op] = e;
+      const int64_t workspace = flat.workspace(op);
+      overflows_ |= workspace > std::numeric_limits<int64_t>::max() - total;
+      total = overflows_ ? total : total + workspace;
       absl::Span<const ValueId> results = flat.results(op);
       for (size_t k = 0; k < results.size(); ++k) {
         int32_t storage = viewStorage;
@@ -232,19 +236,21 @@ public:
 
     if (overflows_)
       return;
-    // The live bytes: bornBytes_[e], the storage event e produces, and
-    // cross_[e], what is live across the gap after event e. Event e holds
-    // cross_[e - 1] + bornBytes_[e].
+    // The live bytes: bornBytes_[e], the storage event e produces and its
+    // op's workspace, and cross_[e], what is live across the gap after
+    // event e. Event e holds cross_[e - 1] + bornBytes_[e].
     bornBytes_.assign(numEvents_, 0);
     cross_.assign(numEvents_, 0);
     std::vector<int64_t> delta(numEvents_ + 1, 0);
-    for (int32_t e = 0; e < numEvents_; ++e)
+    for (int32_t e = 0; e < numEvents_; ++e) {
+      bornBytes_[e] = flat.workspace(eventOp_[e]);
       for (int32_t storage : born_.of(e)) {
         const int64_t bytes = bytesOf(storage);
         bornBytes_[e] += bytes;
         delta[e] += bytes;
         delta[lastRead(storage)] -= bytes;
       }
+    }
     int64_t live = 0;
     for (int32_t e = 0; e < numEvents_; ++e)
       cross_[e] = live += delta[e];

@@ -383,6 +383,17 @@ absl::Status simulateEvents(const Graph &graph, const FlatGraph &flat,
         flat.isAliasingView(op) ? flat.operands(op)[0] : kNoId;
     for (ValueId value : flat.results(op))
       produce(value, event, viewOf);
+    // The op's workspace: live while it runs, freed before the next event.
+    if (const int64_t workspace = flat.workspace(op); workspace > 0) {
+      if constexpr (!std::is_same_v<Sum, absl::int128>) {
+        if (workspace > std::numeric_limits<int64_t>::max() - produced)
+          overflow = true;
+        else
+          produced += workspace;
+      }
+      delta[event] += workspace;
+      delta[event + 1] -= workspace;
+    }
     if (overflow)
       return absl::OkStatus();
     const bool replay = evaluations[op]++ > 0;

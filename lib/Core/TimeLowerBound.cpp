@@ -38,7 +38,8 @@
 //      h[s][k] in [0,1]  an instance of storage s is live at checkpoint k
 //    with rows
 //      - memory: what is certainly live at checkpoint k (its operands and
-//        results, backward values read later, forward function results)
+//        results and workspace, backward values read later, forward
+//        function results)
 //        plus sum bytes(s) h[s][k] <= budget;
 //      - coverage: a storage s read by backward op r > k (not at k) is live
 //        at k or re-created in a stage k+1..r: h[s][k] + sum a[p][u] +
@@ -357,6 +358,11 @@ private:
         addFixed(k, keyOf(result));
       for (ValueId key : forwardResults)
         addFixed(k, key);
+      // Backward op k's workspace, live while it runs.
+      const int64_t workspace = flat_.workspace(backward_[k]);
+      fixed[k] = workspace > std::numeric_limits<int64_t>::max() - fixed[k]
+                     ? std::numeric_limits<int64_t>::max()
+                     : fixed[k] + workspace;
     }
     // Backward keys live from their producer to their last reader.
     for (size_t id = 0; id < numValues; ++id) {

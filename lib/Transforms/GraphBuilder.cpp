@@ -88,6 +88,8 @@ struct RematAttrNames {
         phase(get(context, RematDialect::PhaseAttrHelper::getNameStr())),
         fixedTime(
             get(context, RematDialect::FixedTimeUsAttrHelper::getNameStr())),
+        workspace(get(context,
+                      RematDialect::WorkspaceBytesAttrHelper::getNameStr())),
         neverRecompute(
             get(context, RematDialect::NeverRecomputeAttrHelper::getNameStr())),
         noAutoRecompute(get(
@@ -98,8 +100,8 @@ struct RematAttrNames {
             context, RematDialect::PreferRecomputeAttrHelper::getNameStr())),
         preferSave(
             get(context, RematDialect::PreferSaveAttrHelper::getNameStr())) {}
-  StringAttr name, phase, fixedTime, neverRecompute, noAutoRecompute,
-      mustRecompute, preferRecompute, preferSave;
+  StringAttr name, phase, fixedTime, workspace, neverRecompute,
+      noAutoRecompute, mustRecompute, preferRecompute, preferSave;
 
 private:
   static StringAttr get(MLIRContext *context, StringRef text) {
@@ -107,8 +109,8 @@ private:
   }
 };
 
-/// Reads the tags, `remat.name`, `remat.phase` and `remat.fixed_time_us` of
-/// `op` into `node`. These are dialect (discardable) attributes, so they live
+/// Reads the tags, `remat.name`, `remat.phase`, `remat.fixed_time_us` and
+/// `remat.workspace_bytes` of `op` into `node`. These are dialect (discardable) attributes, so they live
 /// in the op's attribute dictionary, never among its inherent attributes.
 void readRematAttrs(Operation *op, const RematAttrNames &names, GraphOp &node) {
   for (NamedAttribute attr : op->getRawDictionaryAttrs()) {
@@ -125,6 +127,11 @@ void readRematAttrs(Operation *op, const RematAttrNames &names, GraphOp &node) {
     } else if (key == names.fixedTime) {
       if (auto time = dyn_cast<FloatAttr>(value))
         node.fixedTimeUs = time.getValueAsDouble();
+    } else if (key == names.workspace) {
+      // The verifier keeps it a non-negative integer of at most 63 bits.
+      if (auto bytes = dyn_cast<IntegerAttr>(value))
+        node.workspaceBytes =
+            static_cast<int64_t>(bytes.getValue().getZExtValue());
     } else if (key == names.neverRecompute) {
       node.tags.neverRecompute = true;
     } else if (key == names.noAutoRecompute) {

@@ -154,6 +154,30 @@ TEST(Graph, ValidateCatchesBrokenEdges) {
       << status;
 }
 
+TEST(Graph, ValidateRejectsNegativeAndViewWorkspaces) {
+  GraphBuilder builder;
+  ValueId x = builder.input("x", {4});
+  ValueId a =
+      builder.op("a", "neg", ComputeClass::Pointwise, {x}, builder.type({4}));
+  ValueId v =
+      builder.op("v", "reshape", ComputeClass::View, {a}, builder.type({2, 2}));
+  builder.graph().markOutput(v, OutputRole::Output);
+  Graph graph = builder.take();
+  graph.mutableOp(0).workspaceBytes = 64;
+  ASSERT_TRUE(graph.validate().ok()) << graph.validate();
+  graph.mutableOp(0).workspaceBytes = -1;
+  absl::Status status = graph.validate();
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("workspace of -1 bytes"), std::string::npos)
+      << status;
+  graph.mutableOp(0).workspaceBytes = 0;
+  graph.mutableOp(1).workspaceBytes = 8;
+  status = graph.validate();
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("a view runs no kernel"), std::string::npos)
+      << status;
+}
+
 TEST(Classify, BackwardIsWhatReadsATangent) {
   GraphBuilder builder;
   ValueId x = builder.input("x", {4});

@@ -64,6 +64,26 @@ TEST(Simulator, HandComputedRecomputation) {
   EXPECT_EQ(recomputed.savedBytes, 2); // v0 and v2; v1 is recomputed
 }
 
+// A workspace (scratch the op's kernel allocates and frees while it runs)
+// is live at the op's own step only, at every evaluation of the op.
+TEST(Simulator, WorkspaceCountsAtItsOwnStepOnly) {
+  Graph graph = test::buildCheckmateLinearGraph(3);
+  graph.mutableOp(1).workspaceBytes = 10;
+  // Live sets as in HandComputedRecomputation: step 1 {v0, v1} = 2 bytes
+  // plus op 1's workspace; every other step as without it (peak 5).
+  SimulationResult plain =
+      simulateOrDie(graph, Schedule{{0, 1, 2, 3, 4, 5, 6}, {}});
+  EXPECT_EQ(plain.peakBytes, 12);
+  EXPECT_EQ(plain.peakStep, 1u);
+  // Op 1 again at step 5: {v0, v4, v1'} = 3 bytes plus the workspace.
+  SimulationResult recomputed =
+      simulateOrDie(graph, Schedule{{0, 1, 2, 3, 4, 1, 5, 6}, {}});
+  EXPECT_EQ(recomputed.peakBytes, 13);
+  EXPECT_EQ(recomputed.peakStep, 5u);
+  // Not saved: a workspace never crosses into backward.
+  EXPECT_EQ(recomputed.savedBytes, 2);
+}
+
 // #16 item 3: on a target that fuses, replaying an elementwise op whose
 // result only elementwise ops read costs its arithmetic (it runs inside the
 // reader's kernel); its first evaluation, a replay on an eager target, and a

@@ -146,6 +146,11 @@ struct GraphOp {
   /// When set, replaces the roofline prediction (in microseconds). Used by
   /// graphs that come with profiled costs, e.g. Checkmate's `cost_cpu`.
   std::optional<double> fixedTimeUs;
+  /// Bytes the op's kernel allocates while it runs and frees before it
+  /// returns (scratch, accumulation buffers, layout copies): live at the
+  /// op's own step only, on top of its operands and results. Set from
+  /// `remat.workspace_bytes`; 0 when unknown.
+  int64_t workspaceBytes = 0;
   bool isRandom = false;
   bool isView = false;
   Tags tags;

@@ -526,16 +526,16 @@ func.func @saved_values_not_names(%a: tensor<8xf32>) -> tensor<8xf32> attributes
 //--- import-valid.mlir
 
 // Graphs imported with profiled facts (e.g. Checkmate's JSON) state each op's
-// phase and measured time; a joint function whose ops carry a phase needs no
+// phase, measured time and kernel workspace; a joint function whose ops carry a phase needs no
 // tangent argument.
 // IMPORT-LABEL: func.func @imported
 // IMPORT-SAME: attributes {remat.graph = "joint"}
 // IMPORT: remat.exp %arg0 {remat.fixed_time_us = 1.250000e+01 : f64, remat.phase = "forward"}
-// IMPORT: remat.mul %{{.*}}, %{{.*}} {remat.phase = "backward"}
+// IMPORT: remat.mul %{{.*}}, %{{.*}} {remat.phase = "backward", remat.workspace_bytes = 64 : i64}
 func.func @imported(%x: tensor<4xf32> {remat.role = "input"})
     -> (tensor<4xf32> {remat.role = "output"}) attributes {remat.graph = "joint"} {
   %a = remat.exp %x {remat.phase = "forward", remat.fixed_time_us = 12.5 : f64} : tensor<4xf32>
-  %b = remat.mul %a, %a {remat.phase = "backward"} : tensor<4xf32>
+  %b = remat.mul %a, %a {remat.phase = "backward", remat.workspace_bytes = 64 : i64} : tensor<4xf32>
   return %b : tensor<4xf32>
 }
 
@@ -560,5 +560,21 @@ func.func @negative_time(%a: tensor<8xf32>) -> tensor<8xf32> {
 func.func @time_not_a_float(%a: tensor<8xf32>) -> tensor<8xf32> {
   // expected-error @+1 {{'remat.fixed_time_us' must be a non-negative float (a measured time in microseconds), e.g. {remat.fixed_time_us = 12.5 : f64}}}
   %0 = math.exp %a {remat.fixed_time_us = "fast"} : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @negative_workspace(%a: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'remat.workspace_bytes' must be a non-negative integer (the bytes the op's kernel allocates while it runs), e.g. {remat.workspace_bytes = 4096 : i64}}}
+  %0 = remat.add %a, %a {remat.workspace_bytes = -8 : i64} : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @workspace_not_an_integer(%a: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'remat.workspace_bytes' must be a non-negative integer}}
+  %0 = math.exp %a {remat.workspace_bytes = 1.5 : f64} : tensor<8xf32>
   return %0 : tensor<8xf32>
 }

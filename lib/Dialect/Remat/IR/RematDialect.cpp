@@ -221,6 +221,19 @@ LogicalResult RematDialect::verifyOperationAttribute(Operation *op,
                 "= 12.5 : f64}";
     return success();
   }
+  if (name == WorkspaceBytesAttrHelper::getNameStr()) {
+    auto bytes = dyn_cast<IntegerAttr>(attr.getValue());
+    // Unsigned types read as unsigned; fits in int64 either way.
+    if (!bytes ||
+        (!bytes.getType().isUnsignedInteger() &&
+         bytes.getValue().isNegative()) ||
+        bytes.getValue().getActiveBits() > 63)
+      return op->emitError()
+             << "'remat.workspace_bytes' must be a non-negative integer (the "
+                "bytes the op's kernel allocates while it runs), e.g. "
+                "{remat.workspace_bytes = 4096 : i64}";
+    return success();
+  }
   if (name == DecisionAttrHelper::getNameStr() ||
       name == ReasonAttrHelper::getNameStr())
     return verifyPerValueStrings(op, name, attr.getValue(),
@@ -282,7 +295,8 @@ LogicalResult RematDialect::verifyOperationAttribute(Operation *op,
   return op->emitError() << "unknown remat attribute '" << name
                          << "'; known: never_recompute, no_auto_recompute, "
                             "must_recompute, prefer_recompute, prefer_save, "
-                            "name, graph, phase, fixed_time_us, decision, "
+                            "name, graph, phase, fixed_time_us, "
+                            "workspace_bytes, decision, "
                             "reason, derivation, plan, stage, saved_values, "
                             "schedule";
 }

@@ -40,6 +40,9 @@ def Remat_Dialect : Dialect {
     // reachability, and a measured time that replaces the roofline.
     "::mlir::StringAttr":$phase,
     "::mlir::FloatAttr":$fixed_time_us,
+    // Bytes the op's kernel allocates while it runs and frees before it
+    // returns (scratch, accumulation buffers): counted at its step only.
+    "::mlir::IntegerAttr":$workspace_bytes,
     // Written by remat-plan / remat-partition (lib/Transforms): per-result
     // decisions, reasons and derivations on ops (and on the arguments
     // backward reads), the plan summary on the function, and the stage and
