@@ -1016,6 +1016,10 @@ allCandidates(const PlanContext &context) {
       enumerateCandidates(context);
   if (!candidates.ok())
     return candidates.status();
+  // Refined schedules and searched orders are plans only a schedule
+  // expresses; the keep sets are per-value decisions.
+  if (!context.options.schedulePlans)
+    return candidates;
   if (absl::Status status = refineCandidates(context, *candidates);
       !status.ok())
     return status;

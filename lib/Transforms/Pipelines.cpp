@@ -25,6 +25,7 @@ void buildRematPipeline(OpPassManager &pm,
   plan.recomputeBanned = options.recomputeBanned;
   plan.exchangeRate = options.exchangeRate;
   plan.lowerBoundTimeLimit = options.lowerBoundTimeLimit;
+  plan.schedulePlans = options.schedulePlans;
   plan.emitRemarks = options.emitRemarks;
   plan.progress = options.progress;
   pm.addPass(createRematPlanPass(plan));

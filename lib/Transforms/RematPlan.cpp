@@ -242,6 +242,7 @@ FailureOr<PlanOptions> RematPlanPass::parseOptions(Location loc) {
                           << recomputeBanned.getValue()
                           << ": expected never or allow";
   options.recomputeBannedUnderPressure = recomputeBanned == "allow";
+  options.schedulePlans = schedulePlans;
   if (!exchangeRate.empty()) {
     absl::StatusOr<double> rate = parseExchangeRate(exchangeRate.getValue());
     if (!rate.ok())

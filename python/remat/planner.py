@@ -23,6 +23,7 @@ OPTIONS = {
     "allow_inexact_derivation": "allow-inexact-derivation",
     "recompute_banned": "recompute-banned",
     "exchange_rate": "exchange-rate",
+    "schedule_plans": "schedule-plans",
 }
 
 _extension = None
@@ -81,7 +82,7 @@ def option_string(**options):
                              f"{', '.join(STRATEGIES)}")
         if key == "memory_budget":
             value = _budget_text(value)
-        elif key == "allow_inexact_derivation":
+        elif key in ("allow_inexact_derivation", "schedule_plans"):
             value = "true" if value else "false"
         else:
             value = str(value)

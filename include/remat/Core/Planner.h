@@ -139,6 +139,13 @@ struct PlanOptions {
   /// values (matmul, conv, attention) lifted. Tags (never_recompute,
   /// no_auto_recompute) stay hard.
   bool recomputeBannedUnderPressure = false;
+  /// `budget`: whether it may choose a plan that only a recorded schedule
+  /// expresses (an order of forward evaluations it searched, an op
+  /// evaluated several times, a recomputation inside forward). false: only
+  /// plans that per-value decisions express (save, derive, or replay once
+  /// before the first backward read, in the graph's order), for frontends
+  /// that realise decisions and not schedules (remat_torch.partition).
+  bool schedulePlans = true;
   /// `exchange-rate`: for min-cut, what a microsecond of predicted
   /// recompute time is worth in saved bytes; the cut minimises saved bytes
   /// plus the rate times the recompute time. Unset: the target's

@@ -62,6 +62,11 @@ struct RematPipelineOptions
       llvm::cl::desc("never or allow: let budget recompute matmul, conv and "
                      "attention values when nothing else fits"),
       llvm::cl::init("never")};
+  Option<bool> schedulePlans{
+      *this, "schedule-plans",
+      llvm::cl::desc("budget: allow plans only a recorded schedule "
+                     "expresses (false: per-value decisions only)"),
+      llvm::cl::init(true)};
   Option<std::string> exchangeRate{
       *this, "exchange-rate",
       llvm::cl::desc("min-cut: bytes one microsecond of recompute time is "

@@ -73,6 +73,12 @@ def RematPlanPass : Pass<"remat-plan", "::mlir::ModuleOp"> {
            "automatic bans meets the budget, let it recompute matmul, conv "
            "and attention values (never_recompute and no_auto_recompute "
            "tags still hold)">,
+    Option<"schedulePlans", "schedule-plans", "bool", /*default=*/"true",
+           "budget: allow plans that only a recorded schedule expresses "
+           "(searched orders of forward evaluations, an op evaluated "
+           "several times, recomputation inside forward); false keeps to "
+           "plans that per-value save/recompute/derive decisions express, "
+           "for frontends that realise decisions, not schedules">,
     Option<"exchangeRate", "exchange-rate", "std::string",
            /*default=*/"\"\"",
            "min-cut weighs saved bytes against recompute time: what one "
