@@ -264,7 +264,14 @@ def plan_export(exported, recompute_unnamed=True, **options) -> Plan:
         _refuse_unnamed_policy(chosen)
     if chosen is not None:
         options["policy"] = expand_policy(chosen, exported)
-    report = remat.plan(exported.mlir, **options)
+    # A checkpoint policy realises per-value decisions (which names are
+    # saved), never a recorded schedule: `budget` may only choose plans
+    # that its decisions express (as remat_torch.partition does).
+    if options.pop("schedule_plans", False):
+        raise ValueError("schedule_plans=True: a JAX checkpoint policy "
+                         "realises per-value decisions, not a recorded "
+                         "schedule; leave schedule_plans unset")
+    report = remat.plan(exported.mlir, schedule_plans=False, **options)
     if exported.scan is None:
         return Plan(report, exported)
     return Plan(report, exported, _scan_plan(report, exported))
