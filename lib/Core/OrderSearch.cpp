@@ -166,6 +166,10 @@ public:
     std::vector<std::vector<int32_t>> readersOfEvent(numEvents_);
     std::vector<std::pair<int32_t, int32_t>> order, reads, born;
     int64_t total = 0; // bytes of every storage instance, while they fit
+    auto addToTotal = [&](int64_t bytes) {
+      overflows_ |= bytes > std::numeric_limits<int64_t>::max() - total;
+      total = overflows_ ? total : total + bytes;
+    };
     for (int32_t e = 0; e < numEvents_; ++e) {
       const OpId op = eventOp_[e];
       absl::Span<const ValueId> operands = flat.operands(op);
@@ -195,16 +199,12 @@ public:
           order.emplace_back(reader, e);
       }
       latest[op] = e;
-      const int64_t workspace = flat.workspace(op);
-      overflows_ |= workspace > std::numeric_limits<int64_t>::max() - total;
-      total = overflows_ ? total : total + workspace;
+      addToTotal(flat.workspace(op));
       absl::Span<const ValueId> results = flat.results(op);
       for (size_t k = 0; k < results.size(); ++k) {
         int32_t storage = viewStorage;
         if (flat.storageOf(results[k]) == results[k]) {
-          const int64_t bytes = context.tables.valueBytes[results[k]];
-          overflows_ |= bytes > std::numeric_limits<int64_t>::max() - total;
-          total = overflows_ ? total : total + bytes;
+          addToTotal(context.tables.valueBytes[results[k]]);
           storage = static_cast<int32_t>(storageValue_.size());
           storageValue_.push_back(results[k]);
           storageProducer_.push_back(e);
@@ -364,7 +364,7 @@ private:
     double energy = 0;
   };
 
-  /// The positions in the section of the event at `from` (forward or
+  /// The positions of the section of the event at `from` (forward or
   /// backward events).
   std::pair<int32_t, int32_t> section(int32_t from) const {
     return from < boundary_ ? std::make_pair(0, boundary_ - 1)
@@ -421,8 +421,7 @@ private:
     const int32_t event = events_[from];
     if (context_.phases.opPhase[eventOp_[event]] != Phase::Forward)
       return {from, from};
-    int32_t low = from < boundary_ ? 0 : boundary_;
-    int32_t high = from < boundary_ ? boundary_ - 1 : numEvents_ - 1;
+    auto [low, high] = section(from);
     for (int32_t other : before_.of(event))
       low = std::max(low, position_[other] + 1);
     for (int32_t other : after_.of(event))

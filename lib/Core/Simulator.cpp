@@ -311,6 +311,15 @@ absl::Status simulateEvents(const Graph &graph, const FlatGraph &flat,
     if (viewed[value] && !holdToEnd)
       closedShared[{value, open.producedAt}] = static_cast<int32_t>(lastRead);
   };
+  // With 64-bit sums, adds `bytes` to `produced`, or sets `overflow`.
+  auto countProduced = [&](int64_t bytes) {
+    if constexpr (!std::is_same_v<Sum, absl::int128>) {
+      if (bytes > std::numeric_limits<int64_t>::max() - produced)
+        overflow = true;
+      else
+        produced += bytes;
+    }
+  };
   // `viewOf`: the operand whose storage a view op's result shares, or kNoId
   // when the instance owns its bytes (any other op, a derivation).
   auto produce = [&](ValueId value, int64_t event, ValueId viewOf) {
@@ -328,13 +337,7 @@ absl::Status simulateEvents(const Graph &graph, const FlatGraph &flat,
       viewed[open.storage] = std::max<uint8_t>(viewed[open.storage], 1);
       return;
     }
-    if constexpr (!std::is_same_v<Sum, absl::int128>) {
-      if (tables.valueBytes[value] >
-          std::numeric_limits<int64_t>::max() - produced)
-        overflow = true;
-      else
-        produced += tables.valueBytes[value];
-    }
+    countProduced(tables.valueBytes[value]);
     delta[event] += tables.valueBytes[value];
   };
 
@@ -385,12 +388,7 @@ absl::Status simulateEvents(const Graph &graph, const FlatGraph &flat,
       produce(value, event, viewOf);
     // The op's workspace: live while it runs, freed before the next event.
     if (const int64_t workspace = flat.workspace(op); workspace > 0) {
-      if constexpr (!std::is_same_v<Sum, absl::int128>) {
-        if (workspace > std::numeric_limits<int64_t>::max() - produced)
-          overflow = true;
-        else
-          produced += workspace;
-      }
+      countProduced(workspace);
       delta[event] += workspace;
       delta[event + 1] -= workspace;
     }

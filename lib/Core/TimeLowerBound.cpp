@@ -334,17 +334,19 @@ private:
       return context_.tables.valueBytes[key];
     };
     fixedKeys_.assign(m, {});
+    // Byte counts saturate at INT64_MAX (TensorType::bytes); so does the sum
+    // (remat's stress test plans such sizes).
+    auto addBytes = [&](int k, int64_t bytes) {
+      fixed[k] = bytes > std::numeric_limits<int64_t>::max() - fixed[k]
+                     ? std::numeric_limits<int64_t>::max()
+                     : fixed[k] + bytes;
+    };
     auto addFixed = [&](int k, ValueId key) {
       if (flat_.isInput(key) ||
           std::find(fixedKeys_[k].begin(), fixedKeys_[k].end(), key) !=
               fixedKeys_[k].end())
         return;
-      // Byte counts saturate at INT64_MAX (TensorType::bytes); so does the
-      // sum (remat's stress test plans such sizes).
-      const int64_t bytes = keyBytes(key);
-      fixed[k] = bytes > std::numeric_limits<int64_t>::max() - fixed[k]
-                     ? std::numeric_limits<int64_t>::max()
-                     : fixed[k] + bytes;
+      addBytes(k, keyBytes(key));
       fixedKeys_[k].push_back(key);
     };
     std::vector<ValueId> forwardResults;
@@ -359,10 +361,7 @@ private:
       for (ValueId key : forwardResults)
         addFixed(k, key);
       // Backward op k's workspace, live while it runs.
-      const int64_t workspace = flat_.workspace(backward_[k]);
-      fixed[k] = workspace > std::numeric_limits<int64_t>::max() - fixed[k]
-                     ? std::numeric_limits<int64_t>::max()
-                     : fixed[k] + workspace;
+      addBytes(k, flat_.workspace(backward_[k]));
     }
     // Backward keys live from their producer to their last reader.
     for (size_t id = 0; id < numValues; ++id) {

@@ -110,8 +110,9 @@ private:
 };
 
 /// Reads the tags, `remat.name`, `remat.phase`, `remat.fixed_time_us` and
-/// `remat.workspace_bytes` of `op` into `node`. These are dialect (discardable) attributes, so they live
-/// in the op's attribute dictionary, never among its inherent attributes.
+/// `remat.workspace_bytes` of `op` into `node`. These are dialect
+/// (discardable) attributes, so they live in the op's attribute dictionary,
+/// never among its inherent attributes.
 void readRematAttrs(Operation *op, const RematAttrNames &names, GraphOp &node) {
   for (NamedAttribute attr : op->getRawDictionaryAttrs()) {
     StringAttr key = attr.getName();
