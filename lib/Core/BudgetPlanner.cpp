@@ -39,6 +39,7 @@
 #include "PlannerInternal.h"
 #include "StringUtil.h"
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/numeric/int128.h"
 #include "absl/strings/str_cat.h"
@@ -56,26 +57,100 @@ struct Candidate {
   SimulationResult simulation;
   /// Set for refined candidates: the plan is this schedule.
   std::optional<Schedule> schedule;
+  /// False for a keep set that splits a decision group (decision-groups):
+  /// budget never chooses it; save-all stays first for the anchors.
+  bool expressible = true;
 };
+
+/// Forward values whose decision `budget` may turn from save to recompute:
+/// saved by save-all (`base`), read by backward, recomputable under the
+/// automatic bans, not a function result.
+std::vector<ValueId> convertibleValues(const PlanContext &context,
+                                       const std::vector<uint8_t> &base) {
+  const Constraints &constraints = context.constraints;
+  std::vector<ValueId> convertible;
+  for (ValueId value : context.phases.neededByBackward)
+    if (constraints.isForward[value] && base[value] &&
+        !constraints.isOutput[value] &&
+        constraints.recomputable(value, /*automatic=*/true))
+      convertible.push_back(value);
+  return convertible;
+}
+
+/// simulateKeep, its failure reported as the planner bug it is.
+absl::StatusOr<SimulationResult> simulateCandidate(const PlanContext &context,
+                                                   const StrategyResult &result) {
+  absl::StatusOr<SimulationResult> simulation = simulateKeep(context, result);
+  if (!simulation.ok())
+    return absl::InternalError(absl::StrCat(
+        "budget: a candidate plan failed to simulate (a planner bug): ",
+        simulation.status().message()));
+  return simulation;
+}
+
+/// Simulates the plan that keeps `keep` (with derivations chosen at rate
+/// 0: those that lower memory, or save time at no memory cost) and adds it
+/// to `candidates`, and its variant whose derivations may replace saves
+/// when that differs.
+absl::Status addKeepCandidates(const PlanContext &context,
+                               const std::vector<uint8_t> &keep,
+                               std::vector<Candidate> &candidates) {
+  auto add = [&](StrategyResult result) -> absl::Status {
+    absl::StatusOr<SimulationResult> simulation =
+        simulateCandidate(context, result);
+    if (!simulation.ok())
+      return simulation.status();
+    context.progress.candidate(simulation->peakBytes,
+                               simulation->recomputeTimeUs);
+    candidates.push_back(Candidate{std::move(result), *simulation});
+    return absl::OkStatus();
+  };
+  StrategyResult plain;
+  plain.keep = keep;
+  StrategyResult derived;
+  derived.keep = keep;
+  plain.derivations = chooseDerivations(context, plain.keep, false, 0);
+  derived.derivations = chooseDerivations(context, derived.keep, true, 0);
+  bool distinct = derived.derivations.size() != plain.derivations.size() ||
+                  derived.keep != plain.keep;
+  if (absl::Status status = add(std::move(plain)); !status.ok())
+    return status;
+  if (distinct)
+    return add(std::move(derived));
+  return absl::OkStatus();
+}
+
+/// Whether keep set `keep` recomputes only values the automatic bans allow
+/// to be recomputed.
+bool respectsAutomaticBans(const PlanContext &context,
+                           const std::vector<uint8_t> &keep) {
+  for (ValueId value : context.phases.forwardValues)
+    if (!keep[value] && !context.constraints.recomputable(value, true))
+      return false;
+  return true;
+}
+
+/// Ops plus operands plus values: what one simulation of a keep set visits,
+/// about.
+size_t simulationSize(const Graph &graph) {
+  size_t size = graph.numValues() + graph.numOps();
+  for (const GraphOp &op : graph.ops())
+    size += op.operands.size();
+  return size;
+}
 
 absl::StatusOr<std::vector<Candidate>>
 enumerateCandidates(const PlanContext &context) {
   context.progress.setStage("simulating candidates");
   const Graph &graph = context.graph;
-  const Constraints &constraints = context.constraints;
   std::vector<uint8_t> base = saveAllKeep(context);
 
-  std::vector<ValueId> convertible;
+  std::vector<ValueId> convertible = convertibleValues(context, base);
   std::vector<double> score(graph.numValues(), 0);
-  for (ValueId value : context.phases.neededByBackward) {
-    if (!constraints.isForward[value] || !base[value] ||
-        constraints.isOutput[value] ||
-        !constraints.recomputable(value, /*automatic=*/true))
-      continue;
+  for (ValueId value : convertible) {
     double replayUs = context.tables.replayTimeUs[graph.value(value).producer];
     score[value] = static_cast<double>(context.tables.valueBytes[value]) /
                    (replayUs + 1e-3);
-    convertible.push_back(value);
   }
   std::stable_sort(
       convertible.begin(), convertible.end(),
@@ -84,11 +159,9 @@ enumerateCandidates(const PlanContext &context) {
   // All prefixes on small graphs; on large ones a fixed grid sized so that
   // all simulations together visit about 2e6 ops and edges (9 to 129 plans).
   const size_t total = convertible.size();
-  size_t graphSize = graph.numValues() + graph.numOps();
-  for (const GraphOp &op : graph.ops())
-    graphSize += op.operands.size();
   size_t gridPoints =
-      std::clamp<size_t>(2000000 / std::max<size_t>(graphSize, 1), 9, 129);
+      std::clamp<size_t>(2000000 / std::max<size_t>(simulationSize(graph), 1),
+                         9, 129);
   auto prefixesFor = [&](size_t points) {
     std::vector<size_t> prefixes;
     if (total + 1 <= points) {
@@ -132,45 +205,283 @@ enumerateCandidates(const PlanContext &context) {
   keeps.push_back(*minCut);
   // Full checkpointing is a candidate too when it happens to respect the
   // automatic bans, so that `budget` is never worse than `recompute-all`.
-  std::vector<uint8_t> full = recomputeAllKeep(context);
-  bool respectsBans = true;
-  for (ValueId value : context.phases.forwardValues)
-    respectsBans &= full[value] || constraints.recomputable(value, true);
-  if (respectsBans)
+  if (std::vector<uint8_t> full = recomputeAllKeep(context);
+      respectsAutomaticBans(context, full))
     keeps.push_back(std::move(full));
 
   std::vector<Candidate> candidates;
-  auto addCandidate = [&](StrategyResult result) -> absl::Status {
-    absl::StatusOr<SimulationResult> simulation = simulateKeep(context, result);
-    if (!simulation.ok())
-      return absl::InternalError(absl::StrCat(
-          "budget: a candidate plan failed to simulate (a planner bug): ",
-          simulation.status().message()));
-    context.progress.candidate(simulation->peakBytes,
-                               simulation->recomputeTimeUs);
-    candidates.push_back(Candidate{std::move(result), *simulation});
-    return absl::OkStatus();
-  };
-  for (std::vector<uint8_t> &candidateKeep : keeps) {
-    // Budget weighs bytes first (rate 0): derivations that lower memory,
-    // or save time at no memory cost.
-    StrategyResult plain;
-    plain.keep = candidateKeep;
-    StrategyResult derived;
-    derived.keep = candidateKeep;
-    plain.derivations = chooseDerivations(context, plain.keep, false, 0);
-    derived.derivations = chooseDerivations(context, derived.keep, true, 0);
-    bool distinct = derived.derivations.size() != plain.derivations.size() ||
-                    derived.keep != plain.keep;
-    if (absl::Status status = addCandidate(std::move(plain)); !status.ok())
+  for (const std::vector<uint8_t> &keep : keeps)
+    if (absl::Status status = addKeepCandidates(context, keep, candidates);
+        !status.ok())
       return status;
-    if (distinct)
-      if (absl::Status status = addCandidate(std::move(derived)); !status.ok())
-        return status;
-  }
   return candidates;
 }
 
+//===----------------------------------------------------------------------===//
+// Decision search
+//===----------------------------------------------------------------------===//
+
+/// Simulations of keep sets the decision search may spend, in elements
+/// visited (one simulation visits about simulationSize of the graph).
+constexpr int64_t kDecisionSearchWork = 40000000;
+/// At most this many keep sets are kept on the decision search's front.
+constexpr size_t kMaxDecisionFront = 256;
+
+/// Resolves PlanOptions::decisionGroups: by ValueId, the index of the
+/// value's group, -1 for none. An unknown name is an error.
+absl::StatusOr<std::vector<int32_t>>
+resolveDecisionGroups(const PlanContext &context) {
+  const Graph &graph = context.graph;
+  std::vector<int32_t> groupOf(graph.numValues(), -1);
+  const auto &groups = context.options.decisionGroups;
+  if (groups.empty())
+    return groupOf;
+  absl::flat_hash_map<std::string, int32_t> groupByName;
+  for (size_t group = 0; group < groups.size(); ++group)
+    for (const std::string &name : groups[group])
+      groupByName[name] = static_cast<int32_t>(group);
+  absl::flat_hash_set<std::string> matched;
+  for (ValueId value : context.phases.forwardValues) {
+    auto found = groupByName.find(policyName(graph, value));
+    if (found == groupByName.end())
+      continue;
+    groupOf[value] = found->second;
+    matched.insert(found->first);
+  }
+  for (const std::vector<std::string> &group : groups)
+    for (const std::string &name : group)
+      if (!matched.contains(name))
+        return absl::InvalidArgumentError(absl::StrCat(
+            "decision-groups names '", name,
+            "', but no forward value has that name (a value's name, or its "
+            "producer's for an unnamed value)"));
+  return groupOf;
+}
+
+/// What the decision search flips at once (units: one flippable value, or
+/// the flippable members of a decision group), and the flippable members
+/// of groups whose other members force one decision (a tag, a policy, an
+/// automatic ban): those are pinned to it, so that the group is decided
+/// whole.
+struct DecisionUnits {
+  std::vector<std::vector<ValueId>> units;
+  std::vector<std::pair<ValueId, uint8_t>> pinned; // value, keep bit
+};
+
+DecisionUnits decisionUnits(const PlanContext &context,
+                            const std::vector<int32_t> &groupOf) {
+  const Constraints &constraints = context.constraints;
+  DecisionUnits result;
+  absl::flat_hash_map<int32_t, std::vector<ValueId>> flippableOfGroup;
+  // By group: whether a member must be kept, whether one must be
+  // recomputed.
+  absl::flat_hash_map<int32_t, std::pair<bool, bool>> forcedOfGroup;
+  std::vector<int32_t> groupOrder;
+  for (ValueId value : context.phases.forwardValues) {
+    // A view shares its base's storage: saving it saves the base, and
+    // recomputing it is free, so it is not flipped on its own.
+    const OpId producer = context.graph.value(value).producer;
+    if (!constraints.isForward[value] || constraints.isOutput[value] ||
+        context.graph.users(value).empty() ||
+        context.flat.isAliasingView(producer))
+      continue;
+    const bool mustRecompute = constraints.forcedRecompute(value);
+    const bool mustKeep =
+        !mustRecompute && !constraints.recomputable(value, /*automatic=*/true);
+    const int32_t group = groupOf[value];
+    if (group < 0) {
+      if (!mustRecompute && !mustKeep)
+        result.units.push_back({value});
+      continue;
+    }
+    if (!flippableOfGroup.contains(group) && !forcedOfGroup.contains(group))
+      groupOrder.push_back(group);
+    std::pair<bool, bool> &forced = forcedOfGroup[group];
+    forced.first |= mustKeep;
+    forced.second |= mustRecompute;
+    if (!mustRecompute && !mustKeep)
+      flippableOfGroup[group].push_back(value);
+  }
+  for (int32_t group : groupOrder) {
+    auto found = flippableOfGroup.find(group);
+    if (found == flippableOfGroup.end())
+      continue;
+    const auto [mustKeep, mustRecompute] = forcedOfGroup[group];
+    if (mustKeep != mustRecompute) {
+      for (ValueId value : found->second)
+        result.pinned.emplace_back(value, mustKeep ? 1 : 0);
+      continue;
+    }
+    // Unforced, or forced both ways (no plan decides it whole).
+    result.units.push_back(std::move(found->second));
+  }
+  return result;
+}
+
+/// Whether `keep` decides every unit one way and keeps the pins.
+bool decidesUnitsWhole(const DecisionUnits &units,
+                       const std::vector<uint8_t> &keep) {
+  for (const std::vector<ValueId> &unit : units.units)
+    for (ValueId value : unit)
+      if (keep[value] != keep[unit.front()])
+        return false;
+  for (auto [value, bit] : units.pinned)
+    if (keep[value] != bit)
+      return false;
+  return true;
+}
+
+/// Keep sets the fixed families miss, for schedule-plans=false, where keep
+/// sets are the only plans: their prefixes of two fixed conversion orders
+/// miss plans such as "save each layer's attention output, recompute the
+/// rest" (peak below both save-all's and recompute-all's; the attention
+/// output is read by the replays, not by backward), or a cheaper plan at a
+/// given peak. A Pareto local search over per-value decisions: the front
+/// holds the keep sets no other found keep set beats in both peak and
+/// recompute time (plain keep sets, without derivations), seeded with the
+/// fixed families' keep sets, save-all and recompute-all (when the bans
+/// allow it). Exploring a keep set flips each unit in turn (save <->
+/// recompute) and offers every result to the front; the unexplored keep
+/// set of lowest peak is explored next, until all are explored or the work
+/// count (simulations times graph size) is spent, so plans stay
+/// deterministic. A unit is one flippable value (a forward value some op
+/// reads that a plan may both save and recompute: not a function result or
+/// a view, not forced either way, within the automatic bans) or, under
+/// decision-groups, a group's flippable values together (pinned when other
+/// members force the group's decision); seeds that split a group save all
+/// of it. Every keep set left on the front is a candidate
+/// (with its derivation variants); under decision-groups, candidates that
+/// split a group are marked inexpressible.
+absl::Status searchDecisions(const PlanContext &context,
+                             std::vector<Candidate> &candidates) {
+  context.progress.setStage("searching per-value decisions");
+  absl::StatusOr<std::vector<int32_t>> groupOf = resolveDecisionGroups(context);
+  if (!groupOf.ok())
+    return groupOf.status();
+  const DecisionUnits units = decisionUnits(context, *groupOf);
+  const bool grouped = !context.options.decisionGroups.empty();
+  const int64_t size =
+      std::max<int64_t>(static_cast<int64_t>(simulationSize(context.graph)), 1);
+  int64_t evaluations = kDecisionSearchWork / size;
+  // Too large a graph to explore even one keep set: without groups, the
+  // seeds alone add nothing.
+  if (!grouped && evaluations < 2 * static_cast<int64_t>(units.units.size()))
+    return absl::OkStatus();
+
+  struct Entry {
+    std::vector<uint8_t> keep;
+    int64_t peak;
+    double time;
+    bool explored;
+  };
+  std::vector<Entry> front;
+  // Keep sets already simulated, so that none is simulated twice.
+  absl::flat_hash_set<std::string> seen;
+  // `known`: the keep set's simulation when the caller has it.
+  const auto offer =
+      [&](const std::vector<uint8_t> &keep,
+          const SimulationResult *known = nullptr) -> absl::Status {
+    if (!seen.insert(std::string(keep.begin(), keep.end())).second)
+      return absl::OkStatus();
+    absl::StatusOr<SimulationResult> simulation;
+    if (known) {
+      simulation = *known;
+    } else {
+      --evaluations;
+      StrategyResult trial;
+      trial.keep = keep;
+      simulation = simulateCandidate(context, trial);
+      if (!simulation.ok())
+        return simulation.status();
+    }
+    const int64_t peak = simulation->peakBytes;
+    const double time = simulation->recomputeTimeUs;
+    for (const Entry &entry : front)
+      if (entry.peak <= peak && entry.time <= time)
+        return absl::OkStatus();
+    front.erase(std::remove_if(front.begin(), front.end(),
+                               [&](const Entry &entry) {
+                                 return peak <= entry.peak &&
+                                        time <= entry.time;
+                               }),
+                front.end());
+    if (front.size() >= kMaxDecisionFront)
+      return absl::OkStatus();
+    front.push_back(Entry{keep, peak, time, false});
+    return absl::OkStatus();
+  };
+  // Values no unit holds that a plan must keep (tags, random ops, the
+  // automatic bans). A seed may leave one unkept where its own plan never
+  // reads it (min-cut's keep set does); a flip that replays its reader
+  // would then replay it.
+  std::vector<ValueId> mustKeep;
+  for (ValueId value : context.phases.forwardValues)
+    if (!context.constraints.forcedRecompute(value) &&
+        !context.constraints.recomputable(value, /*automatic=*/true))
+      mustKeep.push_back(value);
+  // A seed that splits a group saves all of it; pins hold.
+  const auto seed = [&](std::vector<uint8_t> keep,
+                        const SimulationResult *known) -> absl::Status {
+    bool keepsAll = true;
+    for (ValueId value : mustKeep) {
+      keepsAll &= keep[value] != 0;
+      keep[value] = 1;
+    }
+    if (keepsAll && decidesUnitsWhole(units, keep))
+      return offer(keep, known);
+    for (const std::vector<ValueId> &unit : units.units)
+      for (ValueId value : unit)
+        if (keep[value])
+          for (ValueId member : unit)
+            keep[member] = 1;
+    for (auto [value, bit] : units.pinned)
+      keep[value] = bit;
+    return offer(keep);
+  };
+
+  // The plain candidates (no derivations) come with their simulation.
+  for (const Candidate &candidate : candidates)
+    if (candidate.result.derivations.empty())
+      if (absl::Status status =
+              seed(candidate.result.keep, &candidate.simulation);
+          !status.ok())
+        return status;
+  if (std::vector<uint8_t> full = recomputeAllKeep(context);
+      respectsAutomaticBans(context, full))
+    if (absl::Status status = seed(std::move(full), nullptr); !status.ok())
+      return status;
+  if (absl::Status status = seed(saveAllKeep(context), nullptr); !status.ok())
+    return status;
+
+  while (evaluations >= static_cast<int64_t>(units.units.size())) {
+    Entry *next = nullptr;
+    for (Entry &entry : front)
+      if (!entry.explored && (!next || entry.peak < next->peak))
+        next = &entry;
+    if (!next)
+      break;
+    next->explored = true;
+    // `offer` changes the front: explore a copy.
+    std::vector<uint8_t> flipped = next->keep;
+    for (const std::vector<ValueId> &unit : units.units) {
+      for (ValueId value : unit)
+        flipped[value] ^= 1;
+      if (absl::Status status = offer(flipped); !status.ok())
+        return status;
+      for (ValueId value : unit)
+        flipped[value] ^= 1;
+    }
+  }
+  for (const Entry &entry : front)
+    if (absl::Status status = addKeepCandidates(context, entry.keep,
+                                                candidates);
+        !status.ok())
+      return status;
+  if (grouped)
+    for (Candidate &candidate : candidates)
+      candidate.expressible = decidesUnitsWhole(units, candidate.result.keep);
+  return absl::OkStatus();
+}
 
 //===----------------------------------------------------------------------===//
 // Schedule refinement
@@ -1017,9 +1328,14 @@ allCandidates(const PlanContext &context) {
   if (!candidates.ok())
     return candidates.status();
   // Refined schedules and searched orders are plans only a schedule
-  // expresses; the keep sets are per-value decisions.
-  if (!context.options.schedulePlans)
+  // expresses; the keep sets are per-value decisions, and without
+  // schedules the decisions are searched further.
+  if (!context.options.schedulePlans) {
+    if (absl::Status status = searchDecisions(context, *candidates);
+        !status.ok())
+      return status;
     return candidates;
+  }
   if (absl::Status status = refineCandidates(context, *candidates);
       !status.ok())
     return status;
@@ -1125,10 +1441,13 @@ int64_t peakLowerBound(const PlanContext &context) {
 BudgetAnchors anchorsOf(const std::vector<Candidate> &candidates) {
   BudgetAnchors anchors;
   anchors.saveAllPeak = candidates.front().simulation.peakBytes;
-  anchors.lowestPeak = anchors.saveAllPeak;
+  anchors.lowestPeak = std::numeric_limits<int64_t>::max();
   for (const Candidate &candidate : candidates)
-    anchors.lowestPeak =
-        std::min(anchors.lowestPeak, candidate.simulation.peakBytes);
+    if (candidate.expressible)
+      anchors.lowestPeak =
+          std::min(anchors.lowestPeak, candidate.simulation.peakBytes);
+  if (anchors.lowestPeak == std::numeric_limits<int64_t>::max())
+    anchors.lowestPeak = anchors.saveAllPeak;
   return anchors;
 }
 
@@ -1194,7 +1513,7 @@ absl::StatusOr<StrategyResult> planBudget(const PlanContext &context) {
   const Candidate *best = nullptr;
   for (const Candidate &candidate : *candidates) {
     const SimulationResult &sim = candidate.simulation;
-    if (sim.peakBytes > budget)
+    if (sim.peakBytes > budget || !candidate.expressible)
       continue;
     if (!best || sim.recomputeTimeUs < best->simulation.recomputeTimeUs ||
         (sim.recomputeTimeUs == best->simulation.recomputeTimeUs &&

@@ -71,8 +71,12 @@ private:
   int32_t derivedIndex(ValueId value) const {
     return derivedIndex_.empty() ? -1 : derivedIndex_[value];
   }
+  /// A value a tag or an unreproducible random op forbids to recompute is
+  /// read from forward whatever the keep set says (one that does not keep
+  /// it must never make the walk replay it).
   bool isKept(ValueId value) const {
-    return result_.keep[value] || constraints_.isOutput[value];
+    return result_.keep[value] || constraints_.isOutput[value] ||
+           constraints_.hardSave[value] != HardSave::None;
   }
 
   /// Only recomputations and derivations push their reads (run() handles

@@ -493,6 +493,12 @@ absl::StatusOr<Plan> planRematerialization(const Graph &graph,
     return absl::InvalidArgumentError(absl::StrCat(
         "exchange rate ", rate, " bytes per us is not a non-negative finite "
         "number; give 0 to weigh saved bytes alone"));
+  if (!requested.decisionGroups.empty() &&
+      (requested.strategy != Strategy::Budget || requested.schedulePlans))
+    return absl::InvalidArgumentError(
+        "decision-groups applies to strategy=budget with "
+        "schedule-plans=false (plans of per-value decisions): drop it, or "
+        "plan with both");
   int64_t resident = 0;
   absl::StatusOr<Plan> plan =
       detail::planWithinActivationBudget(graph, requested, resident);

@@ -88,6 +88,10 @@ struct Constraints {
   }
 };
 
+/// The name a policy (and a decision group) matches: the value's, else its
+/// producer's.
+const std::string &policyName(const Graph &graph, ValueId value);
+
 absl::StatusOr<Constraints> computeConstraints(const Graph &graph,
                                                const FlatGraph &flat,
                                                const Classification &phases,

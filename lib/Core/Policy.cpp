@@ -9,6 +9,7 @@
 #include "PlannerInternal.h"
 #include "StringUtil.h"
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -99,6 +100,33 @@ std::string toString(const NamePolicy &policy) {
   return text;
 }
 
+absl::StatusOr<std::vector<std::vector<std::string>>>
+parseDecisionGroups(std::string_view text) {
+  std::vector<std::vector<std::string>> groups;
+  absl::flat_hash_set<std::string> seen;
+  absl::string_view trimmed = absl::StripAsciiWhitespace(asAbsl(text));
+  if (trimmed.empty())
+    return groups;
+  for (absl::string_view piece : absl::StrSplit(trimmed, ';')) {
+    std::vector<std::string> group;
+    for (absl::string_view item : absl::StrSplit(piece, ',')) {
+      absl::string_view name = absl::StripAsciiWhitespace(item);
+      if (name.empty())
+        return absl::InvalidArgumentError(absl::StrCat(
+            "decision-groups '", trimmed, "' has an empty name in group '",
+            absl::StripAsciiWhitespace(piece),
+            "': write names separated by ',' and groups by ';' (a,a.1;b,b.1)"));
+      if (!seen.insert(std::string(name)).second)
+        return absl::InvalidArgumentError(absl::StrCat(
+            "decision-groups '", trimmed, "' lists '", name,
+            "' twice: a value belongs to one group at most"));
+      group.emplace_back(name);
+    }
+    groups.push_back(std::move(group));
+  }
+  return groups;
+}
+
 namespace detail {
 
 void appendDisplayName(std::string &out, const Graph &graph, ValueId value) {
@@ -140,14 +168,14 @@ std::string describeOpForUser(const Graph &graph, OpId op) {
   return text;
 }
 
-namespace {
-/// The name a policy matches: the value's, else its producer's.
 const std::string &policyName(const Graph &graph, ValueId value) {
   const GraphValue &graphValue = graph.value(value);
   if (!graphValue.name.empty() || graphValue.producer == kNoId)
     return graphValue.name;
   return graph.op(graphValue.producer).name;
 }
+
+namespace {
 
 /// What the policy says about one forward value.
 UserChoice policyChoice(const Graph &graph, const NamePolicy &policy,

@@ -26,6 +26,7 @@ void buildRematPipeline(OpPassManager &pm,
   plan.exchangeRate = options.exchangeRate;
   plan.lowerBoundTimeLimit = options.lowerBoundTimeLimit;
   plan.schedulePlans = options.schedulePlans;
+  plan.decisionGroups = options.decisionGroups;
   plan.emitRemarks = options.emitRemarks;
   plan.progress = options.progress;
   pm.addPass(createRematPlanPass(plan));

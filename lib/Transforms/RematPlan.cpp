@@ -243,6 +243,12 @@ FailureOr<PlanOptions> RematPlanPass::parseOptions(Location loc) {
                           << ": expected never or allow";
   options.recomputeBannedUnderPressure = recomputeBanned == "allow";
   options.schedulePlans = schedulePlans;
+  absl::StatusOr<std::vector<std::vector<std::string>>> groups =
+      parseDecisionGroups(decisionGroups.getValue());
+  if (!groups.ok())
+    return emitError(loc) << "remat-plan: bad option decision-groups: "
+                          << message(groups.status());
+  options.decisionGroups = std::move(*groups);
   if (!exchangeRate.empty()) {
     absl::StatusOr<double> rate = parseExchangeRate(exchangeRate.getValue());
     if (!rate.ok())

@@ -24,6 +24,7 @@ OPTIONS = {
     "recompute_banned": "recompute-banned",
     "exchange_rate": "exchange-rate",
     "schedule_plans": "schedule-plans",
+    "decision_groups": "decision-groups",
 }
 
 _extension = None
@@ -66,6 +67,19 @@ def _budget_text(value):
                     f"{type(value).__name__}")
 
 
+def _groups_text(groups):
+    """`a,a.1;b,b.1` from [["a", "a.1"], ["b", "b.1"]] (decision_groups)."""
+    texts = []
+    for group in groups:
+        names = [group] if isinstance(group, str) else list(group)
+        for name in names:
+            if not name or any(c in name for c in ",;"):
+                raise ValueError(f"decision_groups: name '{name}' is empty "
+                                 "or contains ',' or ';'")
+        texts.append(",".join(names))
+    return ";".join(texts)
+
+
 def option_string(**options):
     """`strategy=budget memory-budget=0.5 ...` for remat-plan, from keyword
     options (None values are left out). Raises TypeError on an unknown
@@ -84,6 +98,8 @@ def option_string(**options):
             value = _budget_text(value)
         elif key in ("allow_inexact_derivation", "schedule_plans"):
             value = "true" if value else "false"
+        elif key == "decision_groups" and not isinstance(value, str):
+            value = _groups_text(value)
         else:
             value = str(value)
         if any(c in value for c in " {}'\""):

@@ -256,6 +256,15 @@ def plan(fn, *example_args, param_argnums=(0,), recompute_unnamed=True,
         tied |= set(split)
 
 
+def decision_groups(exported):
+    """remat-plan's `decision_groups` for a name policy: the instances of
+    each checkpoint name, by report name, in name order."""
+    groups = {}
+    for report, name in sorted(exported.checkpoint_names.items()):
+        groups.setdefault(name, []).append(report)
+    return [groups[name] for name in sorted(groups)] or None
+
+
 def plan_export(exported, recompute_unnamed=True, **options) -> Plan:
     """Plans a JaxExport (joint.export, exported with this
     `recompute_unnamed`) in this process: plan()'s second half."""
@@ -271,6 +280,11 @@ def plan_export(exported, recompute_unnamed=True, **options) -> Plan:
         raise ValueError("schedule_plans=True: a JAX checkpoint policy "
                          "realises per-value decisions, not a recorded "
                          "schedule; leave schedule_plans unset")
+    # A name policy decides per checkpoint name: `budget` decides each
+    # name's instances (query_proj, query_proj.1, ...) as one.
+    if (recompute_unnamed and options.get("strategy") == "budget" and
+            options.get("decision_groups") is None):
+        options["decision_groups"] = decision_groups(exported)
     report = remat.plan(exported.mlir, schedule_plans=False, **options)
     if exported.scan is None:
         return Plan(report, exported)

@@ -42,8 +42,9 @@ PlanOptions budgetOptions(int64_t bytes) {
 /// Re-simulates the plan's schedule independently and checks what a plan
 /// must satisfy whatever the search did: peak within the budget, every
 /// backward op once, no op re-evaluated that automatic planning may not
-/// recompute, and decisions that match the schedule (a recomputed value's
-/// producer runs again in backward; a saved value is read in backward from
+/// recompute (matmuls may be when recompute-banned=allow lifted that ban),
+/// and decisions that match the schedule (a recomputed value's producer
+/// runs again in backward; a saved value is read in backward from
 /// a forward-section evaluation).
 void expectValidPlan(const Graph &graph, const Plan &plan) {
   ASSERT_TRUE(plan.budgetBytes.has_value());
@@ -90,7 +91,10 @@ void expectValidPlan(const Graph &graph, const Plan &plan) {
     // A second evaluation: automatic planning may not replay these.
     EXPECT_FALSE(graphOp.tags.neverRecompute) << "op " << op;
     EXPECT_FALSE(graphOp.tags.noAutoRecompute) << "op " << op;
-    EXPECT_NE(graphOp.computeClass, ComputeClass::Matmul) << "op " << op;
+    // recompute-banned=allow lifts the automatic ban (tags still hold).
+    if (!plan.bansLifted) {
+      EXPECT_NE(graphOp.computeClass, ComputeClass::Matmul) << "op " << op;
+    }
   }
   for (size_t op = 0; op < graph.numOps(); ++op)
     if (plan.classification.opPhase[op] == Phase::Backward) {
@@ -360,6 +364,192 @@ TEST(BudgetSearch, RefinedPlansAreMonotonicAndDeterministic) {
                 "raise the budget to at least " + std::to_string(low)),
             std::string::npos)
       << infeasible.status();
+}
+
+//===----------------------------------------------------------------------===//
+// Per-value decisions only (schedule-plans=false, what remat_torch and
+// remat_jax realise): the keep sets of the fixed families, then a Pareto
+// local search over single flipped decisions.
+//===----------------------------------------------------------------------===//
+
+PlanOptions decisionOptions(int64_t bytes) {
+  PlanOptions options = budgetOptions(bytes);
+  options.schedulePlans = false;
+  options.recomputeBannedUnderPressure = true;
+  return options;
+}
+
+// The JAX compare's finding (MaxText's save_out_proj policy on a Llama
+// stack): saving each layer's attention output (the layer input is
+// available anyway), recomputing the rest, peaks below every keep set of the fixed families, because out_proj
+// is read by the replays (h = x + out_proj), not by backward. At that
+// policy's peak and time, per-value budget must find a plan at least as
+// fast.
+TEST(BudgetSearch, DecisionPlansReachAPolicyBelowTheFamilies) {
+  test::LlamaOptions layer;
+  layer.attentionNoAutoRecompute = false;
+  layer.dtype = DType::F32;
+  Graph graph = test::buildLlamaLayer(layer);
+  PlanOptions policyOptions = test::optionsFor(Strategy::MinCut);
+  absl::StatusOr<NamePolicy> policy =
+      parseNamePolicy("save_only_these_names:attention_out");
+  ASSERT_TRUE(policy.ok()) << policy.status();
+  policyOptions.policy = *policy;
+  Plan policyPlan = test::planOrDie(graph, policyOptions);
+  const int64_t peak = policyPlan.simulation.peakBytes;
+  ASSERT_GT(peak, 0);
+
+  absl::StatusOr<Plan> plan =
+      planRematerialization(graph, decisionOptions(peak));
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  expectValidPlan(graph, *plan);
+  EXPECT_LE(plan->simulation.recomputeTimeUs,
+            policyPlan.simulation.recomputeTimeUs * (1 + 1e-9));
+}
+
+TEST(BudgetSearch, DecisionPlansAreMonotonicAndDeterministic) {
+  for (uint64_t seed : {2, 5}) {
+    SCOPED_TRACE(seed);
+    Graph graph = randomJointGraph(seed);
+    PlanOptions lowestOptions = decisionOptions(0);
+    lowestOptions.budget = *parseMemoryBudget("0.0");
+    Plan lowest = test::planOrDie(graph, lowestOptions);
+    expectValidPlan(graph, lowest);
+    const int64_t low = lowest.simulation.peakBytes;
+    const int64_t high = noRecomputePeak(graph);
+    int64_t previousPeak = 0;
+    double previousTime = 1e300;
+    for (int i = 0; i <= 16; ++i) {
+      const int64_t budget = low + (high - low) * i / 16;
+      Plan plan = test::planOrDie(graph, decisionOptions(budget));
+      expectValidPlan(graph, plan);
+      EXPECT_GE(plan.simulation.peakBytes, previousPeak) << budget;
+      EXPECT_LE(plan.simulation.recomputeTimeUs, previousTime) << budget;
+      previousPeak = plan.simulation.peakBytes;
+      previousTime = plan.simulation.recomputeTimeUs;
+      if (i % 8 == 0) {
+        EXPECT_EQ(toText(plan, graph),
+                  toText(test::planOrDie(graph, decisionOptions(budget)),
+                         graph));
+      }
+    }
+  }
+}
+
+// decision-groups (what remat_jax passes: a name policy decides per
+// checkpoint name): no plan saves one member of a group and computes
+// another again, at any budget.
+TEST(BudgetSearch, DecisionGroupsAreDecidedWhole) {
+  Graph graph = randomJointGraph(5);
+  absl::StatusOr<Classification> phases = classify(graph);
+  ASSERT_TRUE(phases.ok()) << phases.status();
+  // Values a plan may both save and recompute within the automatic bans,
+  // not function results (other groups are pinned to what their forced
+  // members need).
+  std::vector<std::string> names;
+  for (ValueId value : phases->forwardValues) {
+    const GraphValue &graphValue = graph.value(value);
+    const GraphOp &producer = graph.op(graphValue.producer);
+    const Tags &tags = producer.tags;
+    if (producer.isRandom || tags.neverRecompute || tags.noAutoRecompute ||
+        tags.mustRecompute || tags.preferRecompute || tags.preferSave ||
+        producer.computeClass == ComputeClass::Matmul ||
+        graphValue.outputRole != OutputRole::None)
+      continue;
+    std::string name = !graphValue.name.empty() || graphValue.producer == kNoId
+                           ? graphValue.name
+                           : graph.op(graphValue.producer).name;
+    if (!name.empty() &&
+        std::find(names.begin(), names.end(), name) == names.end())
+      names.push_back(name);
+  }
+  ASSERT_GE(names.size(), 6u);
+  std::vector<std::vector<std::string>> groups;
+  for (size_t i = 0; i + 1 < names.size(); i += 2)
+    groups.push_back({names[i], names[i + 1]});
+  auto groupedOptions = [&](int64_t budget) {
+    PlanOptions options = decisionOptions(budget);
+    options.decisionGroups = groups;
+    return options;
+  };
+  auto decisionOfName = [&](const Plan &plan, const std::string &name) {
+    for (const ValueDecision &decision : plan.decisions) {
+      const GraphValue &value = graph.value(decision.value);
+      std::string own = !value.name.empty() || value.producer == kNoId
+                            ? value.name
+                            : graph.op(value.producer).name;
+      if (own == name)
+        return decision.decision;
+    }
+    return Decision::NotNeeded;
+  };
+  const int64_t high = noRecomputePeak(graph);
+  PlanOptions lowestOptions = groupedOptions(0);
+  lowestOptions.budget = *parseMemoryBudget("0.0");
+  const int64_t low =
+      test::planOrDie(graph, lowestOptions).simulation.peakBytes;
+  ASSERT_LT(low, high);
+  int planned = 0;
+  for (int i = 0; i <= 8; ++i) {
+    const int64_t budget = low + (high - low) * i / 8;
+    absl::StatusOr<Plan> plan =
+        planRematerialization(graph, groupedOptions(budget));
+    if (!plan.ok()) {
+      EXPECT_EQ(plan.status().code(), absl::StatusCode::kResourceExhausted)
+          << plan.status();
+      continue;
+    }
+    ++planned;
+    expectValidPlan(graph, *plan);
+    for (const std::vector<std::string> &group : groups) {
+      bool saved = false, again = false;
+      for (const std::string &name : group) {
+        Decision decision = decisionOfName(*plan, name);
+        saved |= decision == Decision::Save;
+        again |= decision == Decision::Recompute ||
+                 decision == Decision::Derive;
+      }
+      EXPECT_FALSE(saved && again)
+          << "budget " << budget << ": group " << group[0] << ","
+          << group[1] << " is split";
+    }
+  }
+  EXPECT_EQ(planned, 9);
+
+  // A name no forward value has, and groups with another strategy, are
+  // errors that say what to change.
+  PlanOptions unknown = groupedOptions(high);
+  unknown.decisionGroups.push_back({"no_such_value"});
+  absl::StatusOr<Plan> refused = planRematerialization(graph, unknown);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(refused.status().message().find("'no_such_value'"),
+            std::string::npos)
+      << refused.status();
+  PlanOptions minCut = test::optionsFor(Strategy::MinCut);
+  minCut.decisionGroups = groups;
+  refused = planRematerialization(graph, minCut);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("schedule-plans=false"),
+            std::string::npos)
+      << refused.status();
+}
+
+TEST(BudgetSearch, ParseDecisionGroups) {
+  absl::StatusOr<std::vector<std::vector<std::string>>> groups =
+      parseDecisionGroups(" q, q.1 ;k ");
+  ASSERT_TRUE(groups.ok()) << groups.status();
+  EXPECT_EQ(*groups, (std::vector<std::vector<std::string>>{{"q", "q.1"},
+                                                            {"k"}}));
+  EXPECT_TRUE(parseDecisionGroups("")->empty());
+  EXPECT_FALSE(parseDecisionGroups("a,,b").ok());
+  EXPECT_FALSE(parseDecisionGroups("a;").ok());
+  absl::StatusOr<std::vector<std::vector<std::string>>> twice =
+      parseDecisionGroups("a,b;a");
+  ASSERT_FALSE(twice.ok());
+  EXPECT_NE(twice.status().message().find("lists 'a' twice"),
+            std::string::npos)
+      << twice.status();
 }
 
 //===----------------------------------------------------------------------===//

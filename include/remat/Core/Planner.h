@@ -68,6 +68,11 @@ struct NamePolicy {
 absl::StatusOr<NamePolicy> parseNamePolicy(std::string_view text);
 std::string toString(const NamePolicy &policy);
 
+/// Parses `decision-groups`: groups separated by ';', names in a group by
+/// ',' ("q,q.1;k,k.1"). Empty groups and a name listed twice are errors.
+absl::StatusOr<std::vector<std::vector<std::string>>>
+parseDecisionGroups(std::string_view text);
+
 /// A memory budget in bytes, or a fraction t in [0, 1] of the way from the
 /// `recompute-all` peak (t = 0) to the `save-all` peak (t = 1), or a fraction
 /// of the no-recompute (save-all) peak, as the Checkmate literature states
@@ -146,6 +151,14 @@ struct PlanOptions {
   /// before the first backward read, in the graph's order), for frontends
   /// that realise decisions and not schedules (remat_torch.partition).
   bool schedulePlans = true;
+  /// `decision-groups`, for `budget` with schedulePlans false: each group
+  /// names forward values (by value name, or producer name for an unnamed
+  /// value, as a policy matches) that must all be saved or all be
+  /// recomputed, because the frontend decides per group (a JAX name policy
+  /// decides per checkpoint name: query_proj stands for query_proj,
+  /// query_proj.1, ...). Only plans that decide every group one way are
+  /// candidates.
+  std::vector<std::vector<std::string>> decisionGroups;
   /// `exchange-rate`: for min-cut, what a microsecond of predicted
   /// recompute time is worth in saved bytes; the cut minimises saved bytes
   /// plus the rate times the recompute time. Unset: the target's

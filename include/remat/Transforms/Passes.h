@@ -67,6 +67,11 @@ struct RematPipelineOptions
       llvm::cl::desc("budget: allow plans only a recorded schedule "
                      "expresses (false: per-value decisions only)"),
       llvm::cl::init(true)};
+  Option<std::string> decisionGroups{
+      *this, "decision-groups",
+      llvm::cl::desc("budget with schedule-plans=false: groups of value "
+                     "names saved or recomputed as a whole (a,a.1;b,b.1)"),
+      llvm::cl::init("")};
   Option<std::string> exchangeRate{
       *this, "exchange-rate",
       llvm::cl::desc("min-cut: bytes one microsecond of recompute time is "

@@ -79,6 +79,12 @@ def RematPlanPass : Pass<"remat-plan", "::mlir::ModuleOp"> {
            "several times, recomputation inside forward); false keeps to "
            "plans that per-value save/recompute/derive decisions express, "
            "for frontends that realise decisions, not schedules">,
+    Option<"decisionGroups", "decision-groups", "std::string",
+           /*default=*/"\"\"",
+           "budget with schedule-plans=false: groups of forward value "
+           "names, each saved or recomputed as a whole (names separated by "
+           "',', groups by ';': q,q.1;k,k.1), for frontends that decide "
+           "per group (a JAX name policy decides per checkpoint name)">,
     Option<"exchangeRate", "exchange-rate", "std::string",
            /*default=*/"\"\"",
            "min-cut weighs saved bytes against recompute time: what one "

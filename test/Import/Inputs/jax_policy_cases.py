@@ -171,6 +171,39 @@ def check_refusals():
     return None
 
 
+def check_budget_at_policy_peak():
+    """`budget` at the peak of MaxText's save_out_proj policy on the JAX
+    compare's 4-layer Llama stack: that policy (save each layer's input and
+    attention output) peaks below every keep set of budget's fixed
+    families, so budget must search per-name decisions to meet it, as a
+    plan a name policy expresses (each checkpoint name decided for all its
+    instances, no name tied afterwards) and no slower by remat's
+    prediction."""
+    from remat_jax.compare import DEFAULT_SIZES, llama_stack
+    built = llama_stack(**DEFAULT_SIZES)
+    names = "save_only_these_names:decoder_layer_input,out_proj"
+    policy_plan = remat_jax.plan(built.fn, *built.args, policy=names,
+                                 target="cpu")
+    peak = policy_plan.report.peak_memory_bytes
+    try:
+        plan = remat_jax.plan(built.fn, *built.args, strategy="budget",
+                              memory_budget=f"activations:{peak}",
+                              recompute_banned="allow", target="cpu")
+    except remat.PlanError as error:
+        return f"budget at save_out_proj's peak: {error}"
+    remat_jax.policy(plan)  # raises PolicyError if no name policy says it
+    if plan.tied:
+        return f"budget at save_out_proj's peak tied names {plan.tied}"
+    if plan.report.peak_memory_bytes > peak:
+        return "budget at save_out_proj's peak: the plan is over the budget"
+    slower = (plan.report.predicted_recompute_time_us >
+              policy_plan.report.predicted_recompute_time_us * (1 + 1e-9))
+    print("budget at save_out_proj's peak: saves "
+          f"{', '.join(plan.saved_names())}; "
+          f"{'slower' if slower else 'no slower'} than the policy")
+    return None
+
+
 def main():
     problems = []
     for name, cases in CASES.items():
@@ -180,6 +213,7 @@ def main():
     problems.append(check_checkpoint_under_grad())
     problems.append(check_bare_report())
     problems.append(check_refusals())
+    problems.append(check_budget_at_policy_peak())
     problems = [p for p in problems if p]
     for problem in problems:
         print("FAIL:", problem)
