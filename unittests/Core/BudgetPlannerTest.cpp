@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <random>
 
 namespace remat {
@@ -331,6 +332,29 @@ TEST(BudgetSearch, RandomJointGraphWithinOnePercentOfOptimal) {
             optimal->simulation.totalTimeUs * 1.01);
 }
 
+/// Plans at `steps` + 1 budgets from `low` to `high` with `optionsAt`:
+/// every plan valid, peak non-decreasing and recompute time non-increasing
+/// in the budget, and the same plan when planned twice (every 8th budget).
+void expectMonotonicAndDeterministic(
+    const Graph &graph, int64_t low, int64_t high, int steps,
+    const std::function<PlanOptions(int64_t)> &optionsAt) {
+  int64_t previousPeak = 0;
+  double previousTime = 1e300;
+  for (int i = 0; i <= steps; ++i) {
+    const int64_t budget = low + (high - low) * i / steps;
+    Plan plan = test::planOrDie(graph, optionsAt(budget));
+    expectValidPlan(graph, plan);
+    EXPECT_GE(plan.simulation.peakBytes, previousPeak) << budget;
+    EXPECT_LE(plan.simulation.recomputeTimeUs, previousTime) << budget;
+    previousPeak = plan.simulation.peakBytes;
+    previousTime = plan.simulation.recomputeTimeUs;
+    if (i % 8 == 0) {
+      EXPECT_EQ(toText(plan, graph),
+                toText(test::planOrDie(graph, optionsAt(budget)), graph));
+    }
+  }
+}
+
 TEST(BudgetSearch, RefinedPlansAreMonotonicAndDeterministic) {
   Graph graph = randomJointGraph(2);
   PlanOptions options = test::optionsFor(Strategy::Budget);
@@ -340,21 +364,7 @@ TEST(BudgetSearch, RefinedPlansAreMonotonicAndDeterministic) {
   int64_t low = lowest.simulation.peakBytes;
   int64_t high = noRecomputePeak(graph);
   ASSERT_LT(low, high);
-  int64_t previousPeak = 0;
-  double previousTime = 1e300;
-  for (int i = 0; i <= 32; ++i) {
-    int64_t budget = low + (high - low) * i / 32;
-    Plan plan = test::planOrDie(graph, budgetOptions(budget));
-    expectValidPlan(graph, plan);
-    EXPECT_GE(plan.simulation.peakBytes, previousPeak) << budget;
-    EXPECT_LE(plan.simulation.recomputeTimeUs, previousTime) << budget;
-    previousPeak = plan.simulation.peakBytes;
-    previousTime = plan.simulation.recomputeTimeUs;
-    if (i % 8 == 0) {
-      EXPECT_EQ(toText(plan, graph),
-                toText(test::planOrDie(graph, budgetOptions(budget)), graph));
-    }
-  }
+  expectMonotonicAndDeterministic(graph, low, high, 32, budgetOptions);
   // Below the lowest peak the error names it.
   absl::StatusOr<Plan> infeasible =
       planRematerialization(graph, budgetOptions(low - 1));
@@ -417,22 +427,7 @@ TEST(BudgetSearch, DecisionPlansAreMonotonicAndDeterministic) {
     expectValidPlan(graph, lowest);
     const int64_t low = lowest.simulation.peakBytes;
     const int64_t high = noRecomputePeak(graph);
-    int64_t previousPeak = 0;
-    double previousTime = 1e300;
-    for (int i = 0; i <= 16; ++i) {
-      const int64_t budget = low + (high - low) * i / 16;
-      Plan plan = test::planOrDie(graph, decisionOptions(budget));
-      expectValidPlan(graph, plan);
-      EXPECT_GE(plan.simulation.peakBytes, previousPeak) << budget;
-      EXPECT_LE(plan.simulation.recomputeTimeUs, previousTime) << budget;
-      previousPeak = plan.simulation.peakBytes;
-      previousTime = plan.simulation.recomputeTimeUs;
-      if (i % 8 == 0) {
-        EXPECT_EQ(toText(plan, graph),
-                  toText(test::planOrDie(graph, decisionOptions(budget)),
-                         graph));
-      }
-    }
+    expectMonotonicAndDeterministic(graph, low, high, 16, decisionOptions);
   }
 }
 
