@@ -1,6 +1,8 @@
 //===- BudgetPlanner.cpp - Least recompute time under a memory budget -----===//
 //
-// Part of remat. Two kinds of candidate plans, all judged by the simulator:
+// Part of remat. Two kinds of candidate plans, all judged by the simulator
+// (three with schedule-plans=false, where the second gives way to the
+// decision search, searchDecisions below):
 //
 // 1. Keep sets. Starting from the automatic save-all plan, saved values turn
 //    into recomputations in a fixed order (most bytes freed per microsecond
@@ -266,6 +268,9 @@ resolveDecisionGroups(const PlanContext &context) {
 struct DecisionUnits {
   std::vector<std::vector<ValueId>> units;
   std::vector<std::pair<ValueId, uint8_t>> pinned; // value, keep bit
+  /// Forward values a plan must keep (tags, random ops, the automatic
+  /// bans): no unit holds them.
+  std::vector<ValueId> mustKeep;
 };
 
 DecisionUnits decisionUnits(const PlanContext &context,
@@ -278,6 +283,11 @@ DecisionUnits decisionUnits(const PlanContext &context,
   absl::flat_hash_map<int32_t, std::pair<bool, bool>> forcedOfGroup;
   std::vector<int32_t> groupOrder;
   for (ValueId value : context.phases.forwardValues) {
+    const bool mustRecompute = constraints.forcedRecompute(value);
+    const bool mustKeep =
+        !mustRecompute && !constraints.recomputable(value, /*automatic=*/true);
+    if (mustKeep)
+      result.mustKeep.push_back(value);
     // A view shares its base's storage: saving it saves the base, and
     // recomputing it is free, so it is not flipped on its own.
     const OpId producer = context.graph.value(value).producer;
@@ -285,9 +295,6 @@ DecisionUnits decisionUnits(const PlanContext &context,
         context.graph.users(value).empty() ||
         context.flat.isAliasingView(producer))
       continue;
-    const bool mustRecompute = constraints.forcedRecompute(value);
-    const bool mustKeep =
-        !mustRecompute && !constraints.recomputable(value, /*automatic=*/true);
     const int32_t group = groupOf[value];
     if (group < 0) {
       if (!mustRecompute && !mustKeep)
@@ -410,20 +417,14 @@ absl::Status searchDecisions(const PlanContext &context,
     front.push_back(Entry{keep, peak, time, false});
     return absl::OkStatus();
   };
-  // Values no unit holds that a plan must keep (tags, random ops, the
-  // automatic bans). A seed may leave one unkept where its own plan never
-  // reads it (min-cut's keep set does); a flip that replays its reader
-  // would then replay it.
-  std::vector<ValueId> mustKeep;
-  for (ValueId value : context.phases.forwardValues)
-    if (!context.constraints.forcedRecompute(value) &&
-        !context.constraints.recomputable(value, /*automatic=*/true))
-      mustKeep.push_back(value);
-  // A seed that splits a group saves all of it; pins hold.
+  // Every seed keeps what a plan must keep: a seed may leave such a value
+  // unkept where its own plan never reads it (min-cut's keep set does), and
+  // a flip that replays its reader would then replay it. A seed that
+  // splits a group saves all of it; pins hold.
   const auto seed = [&](std::vector<uint8_t> keep,
                         const SimulationResult *known) -> absl::Status {
     bool keepsAll = true;
-    for (ValueId value : mustKeep) {
+    for (ValueId value : units.mustKeep) {
       keepsAll &= keep[value] != 0;
       keep[value] = 1;
     }
