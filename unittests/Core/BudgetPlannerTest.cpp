@@ -441,6 +441,13 @@ TEST(BudgetSearch, DecisionGroupsAreDecidedWhole) {
   // Values a plan may both save and recompute within the automatic bans,
   // not function results (other groups are pinned to what their forced
   // members need).
+  // The name a group matches: the value's, else its producer's.
+  auto nameOf = [&](ValueId value) -> const std::string & {
+    const GraphValue &graphValue = graph.value(value);
+    return !graphValue.name.empty() || graphValue.producer == kNoId
+               ? graphValue.name
+               : graph.op(graphValue.producer).name;
+  };
   std::vector<std::string> names;
   for (ValueId value : phases->forwardValues) {
     const GraphValue &graphValue = graph.value(value);
@@ -451,9 +458,7 @@ TEST(BudgetSearch, DecisionGroupsAreDecidedWhole) {
         producer.computeClass == ComputeClass::Matmul ||
         graphValue.outputRole != OutputRole::None)
       continue;
-    std::string name = !graphValue.name.empty() || graphValue.producer == kNoId
-                           ? graphValue.name
-                           : graph.op(graphValue.producer).name;
+    const std::string &name = nameOf(value);
     if (!name.empty() &&
         std::find(names.begin(), names.end(), name) == names.end())
       names.push_back(name);
@@ -469,11 +474,7 @@ TEST(BudgetSearch, DecisionGroupsAreDecidedWhole) {
   };
   auto decisionOfName = [&](const Plan &plan, const std::string &name) {
     for (const ValueDecision &decision : plan.decisions) {
-      const GraphValue &value = graph.value(decision.value);
-      std::string own = !value.name.empty() || value.producer == kNoId
-                            ? value.name
-                            : graph.op(value.producer).name;
-      if (own == name)
+      if (nameOf(decision.value) == name)
         return decision.decision;
     }
     return Decision::NotNeeded;
