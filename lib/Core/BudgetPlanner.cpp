@@ -380,6 +380,9 @@ absl::Status searchDecisions(const PlanContext &context,
     int64_t peak;
     double time;
     bool explored;
+    /// Already a candidate (a family's plain keep set, offered with its
+    /// simulation): not added again.
+    bool candidate;
   };
   std::vector<Entry> front;
   // Keep sets already simulated, so that none is simulated twice.
@@ -414,7 +417,7 @@ absl::Status searchDecisions(const PlanContext &context,
                 front.end());
     if (front.size() >= kMaxDecisionFront)
       return absl::OkStatus();
-    front.push_back(Entry{keep, peak, time, false});
+    front.push_back(Entry{keep, peak, time, false, known != nullptr});
     return absl::OkStatus();
   };
   // Every seed keeps what a plan must keep: a seed may leave such a value
@@ -474,10 +477,11 @@ absl::Status searchDecisions(const PlanContext &context,
     }
   }
   for (const Entry &entry : front)
-    if (absl::Status status = addKeepCandidates(context, entry.keep,
-                                                candidates);
-        !status.ok())
-      return status;
+    if (!entry.candidate)
+      if (absl::Status status =
+              addKeepCandidates(context, entry.keep, candidates);
+          !status.ok())
+        return status;
   if (grouped)
     for (Candidate &candidate : candidates)
       candidate.expressible = decidesUnitsWhole(units, candidate.result.keep);
