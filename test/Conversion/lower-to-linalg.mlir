@@ -23,19 +23,25 @@ func.func @add_bf16(%a: tensor<4x8xbf16>, %b: tensor<4x8xbf16>) -> tensor<4x8xbf
 
 // -----
 
-// A matmul is an f32 contraction over k, then one rounding to the result
-// type; transpose_b swaps the rhs indices.
-// CHECK-DAG: #[[LHS:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
-// CHECK-DAG: #[[RHS:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
-// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// A matmul is an all-parallel generic over the result whose body sums over
+// k in an f32 register (no f32 accumulator tensor) and rounds once to the
+// result type; transpose_b swaps the rhs indices.
 // CHECK-LABEL: func.func @matmul_transpose_b
+// CHECK-SAME: (%[[A:.*]]: tensor<16x64xf16>, %[[B:.*]]: tensor<32x64xf16>)
+// CHECK-NOT: tensor<16x32xf32>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} outs(%{{.*}} : tensor<16x32xf16>)
+// CHECK: %[[I:.*]] = linalg.index 0 : index
+// CHECK: %[[J:.*]] = linalg.index 1 : index
 // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK: %[[ACC:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<16x32xf32>)
-// CHECK: linalg.generic {indexing_maps = [#[[LHS]], #[[RHS]], #[[OUT]]], iterator_types = ["parallel", "parallel", "reduction"]}
-// CHECK-SAME: outs(%[[ACC]] : tensor<16x32xf32>)
-// CHECK: arith.mulf
-// CHECK: arith.addf
-// CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK: %[[SUM:.*]] = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (f32)
+// CHECK-DAG: tensor.extract %[[A]][%[[I]], %[[K]]] : tensor<16x64xf16>
+// CHECK-DAG: tensor.extract %[[B]][%[[J]], %[[K]]] : tensor<32x64xf16>
+// CHECK: %[[P:.*]] = arith.mulf
+// CHECK: %[[NEXT:.*]] = arith.addf %[[ACC]], %[[P]] : f32
+// CHECK: scf.yield %[[NEXT]] : f32
+// CHECK: %[[R:.*]] = arith.truncf %[[SUM]] : f32 to f16
+// CHECK: linalg.yield %[[R]] : f16
+// CHECK-NOT: tensor<16x32xf32>
 func.func @matmul_transpose_b(%a: tensor<16x64xf16>, %b: tensor<32x64xf16>) -> tensor<16x32xf16> {
   %0 = remat.matmul %a, %b {transpose_b} : (tensor<16x64xf16>, tensor<32x64xf16>) -> tensor<16x32xf16>
   return %0 : tensor<16x32xf16>
@@ -45,12 +51,13 @@ func.func @matmul_transpose_b(%a: tensor<16x64xf16>, %b: tensor<32x64xf16>) -> t
 
 // Softmax subtracts the row maximum before exp (numerically stable).
 // CHECK-LABEL: func.func @softmax
+// CHECK: %[[MAX:.*]] = linalg.generic {{.*}} iterator_types = ["parallel"]} outs(%{{.*}} : tensor<4xf32>)
 // CHECK: %[[NEG_INF:.*]] = arith.constant 0xFF800000 : f32
-// CHECK: %[[MAX_INIT:.*]] = linalg.fill ins(%[[NEG_INF]] : f32)
-// CHECK: %[[MAX:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[NEG_INF]]) -> (f32)
 // CHECK: arith.maximumf
-// CHECK: %[[SUM:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
-// CHECK-SAME: ins(%{{.*}}, %[[MAX]] :
+// CHECK: %[[SUM:.*]] = linalg.generic {{.*}} iterator_types = ["parallel"]} outs(%{{.*}} : tensor<4xf32>)
+// CHECK: scf.for
+// CHECK: tensor.extract %[[MAX]]
 // CHECK: arith.subf
 // CHECK: math.exp
 // CHECK: arith.addf
@@ -69,10 +76,11 @@ func.func @softmax(%x: tensor<4x128xf32>) -> tensor<4x128xf32> {
 // Attention: scores, masked max, log-sum-exp, probabilities, P v; the
 // causal mask compares the key index with the query index.
 // CHECK-LABEL: func.func @sdpa_causal
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(%{{.*}} : tensor<1x2x8x8xf32>)
+// CHECK: scf.for
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel"]} outs(%{{.*}} : tensor<1x2x8xf32>)
 // CHECK: %[[I:.*]] = linalg.index 2 : index
-// CHECK: %[[J:.*]] = linalg.index 3 : index
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step
 // CHECK: %[[MASKED:.*]] = arith.cmpi ugt, %[[J]], %[[I]] : index
 // CHECK: arith.select %[[MASKED]], %{{.*}}, %{{.*}} : f32
 // CHECK: arith.maximumf
@@ -112,15 +120,23 @@ func.func @dropout(%x: tensor<2x8xf32>, %seed: tensor<i64>, %offset: tensor<i64>
 
 // -----
 
-// conv2d pads with tensor.pad and correlates over (n, k, oh, ow, c, r, s);
-// the input map carries stride 2 and the group's channel offset.
-// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, (d1 floordiv 2) * 2 + d4, d2 * 2 + d5, d3 * 2 + d6)>
-// CHECK-DAG: #[[W:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>
+// conv2d pads with tensor.pad and correlates over (n, k, oh, ow) in
+// parallel and (c, r, s) in loops; the input index carries stride 2 and the
+// group's channel offset ((k floordiv 2) * 2 + c).
 // CHECK-LABEL: func.func @conv2d_grouped
+// CHECK-SAME: (%{{.*}}: tensor<1x4x8x8xf32>, %[[W:.*]]: tensor<4x2x3x3xf32>)
 // CHECK: %[[PADDED:.*]] = tensor.pad %{{.*}} low[0, 0, 1, 1] high[0, 0, 1, 1]
 // CHECK: tensor<1x4x10x10xf32>
-// CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[W]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
-// CHECK-SAME: ins(%[[PADDED]], %{{.*}} : tensor<1x4x10x10xf32>, tensor<4x2x3x3xf32>)
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(%{{.*}} : tensor<1x4x4x4xf32>)
+// CHECK: %[[N:.*]] = linalg.index 0 : index
+// CHECK: %[[K:.*]] = linalg.index 1 : index
+// CHECK: scf.for %[[C:.*]] = %{{.*}} to %{{.*}} step
+// CHECK: scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step
+// CHECK: scf.for %[[S:.*]] = %{{.*}} to %{{.*}} step
+// CHECK: arith.divsi %{{.*}}, %{{.*}} : index
+// CHECK: %[[CHANNEL:.*]] = arith.addi %{{.*}}, %[[C]] : index
+// CHECK: tensor.extract %[[PADDED]][%[[N]], %[[CHANNEL]], %{{.*}}, %{{.*}}] : tensor<1x4x10x10xf32>
+// CHECK: tensor.extract %[[W]][%[[K]], %[[C]], %[[R]], %[[S]]] : tensor<4x2x3x3xf32>
 func.func @conv2d_grouped(%x: tensor<1x4x8x8xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<1x4x4x4xf32> {
   %0 = remat.conv2d %x, %w strides = [2, 2] padding = [1, 1] dilation = [1, 1] groups = 2 : (tensor<1x4x8x8xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x4x4xf32>
   return %0 : tensor<1x4x4x4xf32>

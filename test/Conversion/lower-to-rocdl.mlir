@@ -1,7 +1,7 @@
 // remat-lower-to-rocdl: one kernel per linalg op, each in a gpu.binary of
 // AMDGPU assembly for gfx942, launched from host code in the LLVM dialect.
-// layernorm + gelu lower to eight linalg ops (two fills, the mean sum, its
-// division, the centered square sum, rstd, the normalization, gelu). erf
+// layernorm + gelu lower to six linalg ops (the mean sum, its division, the
+// centered square sum, rstd, the normalization, gelu). erf
 // becomes a polynomial: no __ocml_* library call is left.
 // RUN: remat-opt %s --remat-lower-to-rocdl | FileCheck %s
 // RUN: remat-opt %s --remat-lower-to-rocdl="chip=gfx90a" | FileCheck %s --check-prefix=GFX90A
@@ -9,9 +9,9 @@
 // CHECK-NOT: remat.
 // CHECK-NOT: linalg.
 // CHECK-LABEL: llvm.func @layernorm(
-// CHECK-COUNT-8: gpu.launch_func
+// CHECK-COUNT-6: gpu.launch_func
 // CHECK-NOT: gpu.launch_func
-// CHECK-COUNT-8: gpu.binary @layernorm_kernel{{(_[0-9])?}} [#gpu.object<#rocdl.target<chip = "gfx942">, {{.*}}.amdgcn_target \22amdgcn-amd-amdhsa--gfx942
+// CHECK-COUNT-6: gpu.binary @layernorm_kernel{{(_[0-9])?}} [#gpu.object<#rocdl.target<chip = "gfx942">, {{.*}}.amdgcn_target \22amdgcn-amd-amdhsa--gfx942
 // CHECK-NOT: gpu.binary
 // CHECK-NOT: __ocml
 

@@ -12,11 +12,11 @@
 // RUN: env REMAT_CUDA_DRIVER=%t.driver/libcuda.so.1 remat-run %S/remat-run-cuda.mlir --function=softmax_dropout --device=cuda --gpu-format=isa 2>&1 | FileCheck %s --check-prefix=PTX
 // PTX: device: Fake GPU (sm_90, 1 GiB, driver 13.0)
 // PTX: @softmax_dropout result 0 tensor<4x32xf32>: 0 0 0
-// PTX: fake-cuda: 6 modules loaded (0 cubin, 6 PTX), 6 unloaded, 6 kernels found, 6 launches, 8 allocations, 8 frees, 0 live, streams balanced
+// PTX: fake-cuda: 4 modules loaded (0 cubin, 4 PTX), 4 unloaded, 4 kernels found, 4 launches, 8 allocations, 8 frees, 0 live, streams balanced
 
 // With ptxas, cubins.
 // RUN: %if ptxas %{ env REMAT_CUDA_DRIVER=%t.driver/libcuda.so.1 remat-run %S/remat-run-cuda.mlir --function=softmax_dropout --device=cuda --gpu-format=bin 2>&1 | FileCheck %s --check-prefix=CUBIN %}
-// CUBIN: fake-cuda: 6 modules loaded (6 cubin, 0 PTX), 6 unloaded, 6 kernels found, 6 launches, 8 allocations, 8 frees, 0 live, streams balanced
+// CUBIN: fake-cuda: 4 modules loaded (4 cubin, 0 PTX), 4 unloaded, 4 kernels found, 4 launches, 8 allocations, 8 frees, 0 live, streams balanced
 
 // A failing driver call is reported after the call returns (exit 2), with
 // the driver's name and text for the error and the launch shape.

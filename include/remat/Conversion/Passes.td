@@ -37,6 +37,7 @@ def RematLowerToLinalgPass : Pass<"remat-lower-to-linalg", "::mlir::ModuleOp"> {
     "::mlir::arith::ArithDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",
   ];
 }

@@ -65,14 +65,15 @@ AffineExpr kvHead(AffineExpr h, int64_t group) {
 }
 
 /// Scaled, masked scores followed by a caller-provided step: returns
-/// `scale * (q k^T)` with causal masking (-inf where key j > query i).
+/// `scale * (q k^T)` with causal masking (-inf where key j > query i);
+/// `indices` are the iteration space's, query at 2 and key at 3.
 Value maskedScore(OpBuilder &b, Location loc, Value rawScore, double scale,
-                  bool causal, unsigned queryDim, unsigned keyDim) {
+                  bool causal, ValueRange indices) {
   Value scaled = mul(b, loc, rawScore, constant(b, loc, scale));
   if (!causal)
     return scaled;
-  Value i = linalg::IndexOp::create(b, loc, queryDim);
-  Value j = linalg::IndexOp::create(b, loc, keyDim);
+  Value i = indices[2];
+  Value j = indices[3];
   Value masked = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, j, i);
   return arith::SelectOp::create(
       b, loc, masked,
@@ -89,7 +90,7 @@ Value rawScores(LoweringBuilder &lb, const AttentionShape &s, Value query,
       {s.batch, s.queryHeads, s.queryLength, s.kvLength, s.headDim}, {4},
       ReduceKind::Sum, {query, key},
       {lb.map(5, {b, h, i, d}), lb.map(5, {b, kvHead(h, s.group), j, d})},
-      [](OpBuilder &builder, Location loc, ValueRange args) {
+      [](OpBuilder &builder, Location loc, ValueRange args, ValueRange) {
         return mul(builder, loc, f(builder, loc, args[0]),
                    f(builder, loc, args[1]));
       });
@@ -103,7 +104,10 @@ Value probabilities(LoweringBuilder &lb, const AttentionShape &s, Value scores,
       shape, lb.b.getF32Type(), {scores, logSumExp},
       {lb.identity(4), lb.select(4, {0, 1, 2})},
       [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
-        Value score = maskedScore(b, loc, args[0], scale, causal, 2, 3);
+        SmallVector<Value> indices;
+        for (unsigned d = 0; d < 4; ++d)
+          indices.push_back(linalg::IndexOp::create(b, loc, d));
+        Value score = maskedScore(b, loc, args[0], scale, causal, indices);
         return math::ExpOp::create(b, loc, sub(b, loc, score, args[1]));
       });
 }
@@ -126,15 +130,16 @@ public:
     AffineMap id4 = lb.identity(4), rowMap = lb.select(4, {0, 1, 2});
     // Numerically stable log-sum-exp: m = max_j s, lse = m + log sum exp(s -
     // m).
-    Value max =
-        lb.reduce(scoreShape, {3}, ReduceKind::Max, {scores}, {id4},
-                  [&](OpBuilder &b, Location loc, ValueRange args) {
-                    return maskedScore(b, loc, args[0], scale, causal, 2, 3);
-                  });
+    Value max = lb.reduce(
+        scoreShape, {3}, ReduceKind::Max, {scores}, {id4},
+        [&](OpBuilder &b, Location loc, ValueRange args, ValueRange indices) {
+          return maskedScore(b, loc, args[0], scale, causal, indices);
+        });
     Value sum = lb.reduce(
         scoreShape, {3}, ReduceKind::Sum, {scores, max}, {id4, rowMap},
-        [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
-          Value score = maskedScore(b, loc, args[0], scale, causal, 2, 3);
+        [&](OpBuilder &b, Location loc, ValueRange args,
+            ValueRange indices) -> Value {
+          Value score = maskedScore(b, loc, args[0], scale, causal, indices);
           return math::ExpOp::create(b, loc, sub(b, loc, score, args[1]));
         });
     SmallVector<int64_t> rowShape{s.batch, s.queryHeads, s.queryLength};
@@ -153,11 +158,11 @@ public:
         {s.batch, s.queryHeads, s.queryLength, s.valueDim, s.kvLength}, {4},
         ReduceKind::Sum, {probs, value},
         {lb.map(5, {b, h, i, j}), lb.map(5, {b, kvHead(h, s.group), j, e})},
-        [](OpBuilder &builder, Location loc, ValueRange args) {
+        [](OpBuilder &builder, Location loc, ValueRange args, ValueRange) {
           return mul(builder, loc, args[0], f(builder, loc, args[1]));
-        });
-    rewriter.replaceOp(
-        op, {lb.convertFloatTensor(output, elementTypeOf(query)), logSumExp});
+        },
+        elementTypeOf(query));
+    rewriter.replaceOp(op, {output, logSumExp});
     return success();
   }
 };
@@ -179,7 +184,7 @@ public:
                                     s.kvLength};
     Value probs = probabilities(lb, s, rawScores(lb, s, query, key), logSumExp,
                                 scale, causal);
-    auto product = [](OpBuilder &b, Location loc, ValueRange args) {
+    auto product = [](OpBuilder &b, Location loc, ValueRange args, ValueRange) {
       return mul(b, loc, f(b, loc, args[0]), f(b, loc, args[1]));
     };
 
@@ -210,30 +215,22 @@ public:
                   {4}, ReduceKind::Sum, {gradScores, key},
                   {lb.map(5, {d0, d1, d2, d4}),
                    lb.map(5, {d0, kvHead(d1, s.group), d4, d3})},
-                  product);
+                  product, elementTypeOf(query));
     // dK[b,g,j,d] = sum_{h in group g, i} dS[b,h,i,j] q[b,h,i,d] and
     // dV[b,g,j,e] = sum_{h, i} P[b,h,i,j] dO[b,h,i,e]; loops b, g, j, d,
     // r, i with the query head h = g * group + r.
-    // `r` appears only inside `h`, so an unread [group] operand gives the
-    // loop its range (the trick linalg's pooling ops use for the window).
     AffineExpr head = d1 * s.group + d4;
-    Value groupRange = lb.empty({s.group}, rewriter.getF32Type());
     Value gradKey = lb.reduce(
         {s.batch, s.kvHeads, s.kvLength, s.headDim, s.group, s.queryLength},
-        {4, 5}, ReduceKind::Sum, {gradScores, query, groupRange},
-        {lb.map(6, {d0, head, d5, d2}), lb.map(6, {d0, head, d5, d3}),
-         lb.select(6, {4})},
-        product);
+        {4, 5}, ReduceKind::Sum, {gradScores, query},
+        {lb.map(6, {d0, head, d5, d2}), lb.map(6, {d0, head, d5, d3})}, product,
+        elementTypeOf(key));
     Value gradValue = lb.reduce(
         {s.batch, s.kvHeads, s.kvLength, s.valueDim, s.group, s.queryLength},
-        {4, 5}, ReduceKind::Sum, {probs, grad, groupRange},
-        {lb.map(6, {d0, head, d5, d2}), lb.map(6, {d0, head, d5, d3}),
-         lb.select(6, {4})},
-        product);
-    rewriter.replaceOp(
-        op, {lb.convertFloatTensor(gradQuery, elementTypeOf(query)),
-             lb.convertFloatTensor(gradKey, elementTypeOf(key)),
-             lb.convertFloatTensor(gradValue, elementTypeOf(value))});
+        {4, 5}, ReduceKind::Sum, {probs, grad},
+        {lb.map(6, {d0, head, d5, d2}), lb.map(6, {d0, head, d5, d3})}, product,
+        elementTypeOf(value));
+    rewriter.replaceOp(op, {gradQuery, gradKey, gradValue});
     return success();
   }
 };

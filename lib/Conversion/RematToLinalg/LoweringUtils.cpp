@@ -6,11 +6,14 @@
 
 #include "LoweringUtils.h"
 
+#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
 
+#include <functional>
 #include <limits>
 
 using namespace mlir;
@@ -129,30 +132,75 @@ Value LoweringBuilder::map(ArrayRef<int64_t> shape, Type resultType,
 Value LoweringBuilder::reduce(ArrayRef<int64_t> shape,
                               ArrayRef<int64_t> reducedDims, ReduceKind kind,
                               ArrayRef<Value> inputs,
-                              ArrayRef<AffineMap> inputMaps, ValueFn fn) {
+                              ArrayRef<AffineMap> inputMaps, ReduceFn fn,
+                              Type resultType, EpilogueFn epilogue) {
   unsigned rank = shape.size();
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  for (int64_t d : reducedDims)
-    iterators[d] = utils::IteratorType::reduction;
+  Type elementType = resultType ? resultType : b.getF32Type();
+  SmallVector<int64_t> keptDims = complement(rank, reducedDims);
+  SmallVector<int64_t> outputShape = dropDims(shape, reducedDims);
+  // A rank-0 result is computed as one element of a 1-D tensor: a generic
+  // without loops would leave its reduction loops at the top of the
+  // function, where the GPU mapping makes them a kernel of their own that
+  // the final store could not see.
+  bool scalar = outputShape.empty();
+  SmallVector<int64_t> loopShape =
+      scalar ? SmallVector<int64_t>{1} : outputShape;
+  unsigned outputRank = loopShape.size();
   double initValue =
       kind == ReduceKind::Sum ? 0.0 : -std::numeric_limits<double>::infinity();
-  Value init = filled(dropDims(shape, reducedDims), b.getF32Type(), initValue);
-  return generic(
-             inputs, inputMaps, {init}, {drop(rank, reducedDims)}, iterators,
-             [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
-               Value value = fn(nested, nestedLoc, args.drop_back());
-               Value acc = args.back();
-               Value combined =
-                   kind == ReduceKind::Sum
-                       ? arith::AddFOp::create(nested, nestedLoc, acc, value)
-                             .getResult()
-                       : arith::MaximumFOp::create(nested, nestedLoc, acc,
-                                                   value)
-                             .getResult();
-               return SmallVector<Value>{combined};
-             })
-      .front();
+  SmallVector<utils::IteratorType> iterators(outputRank,
+                                             utils::IteratorType::parallel);
+  Value result =
+      generic(
+          {}, {}, {empty(loopShape, elementType)}, {identity(outputRank)},
+          iterators,
+          [&](OpBuilder &nested, Location nestedLoc, ValueRange) {
+            SmallVector<Value> indices(rank);
+            SmallVector<Value> outputIndices;
+            for (auto [position, d] : llvm::enumerate(keptDims)) {
+              indices[d] = linalg::IndexOp::create(nested, nestedLoc, position);
+              outputIndices.push_back(indices[d]);
+            }
+            // One scf.for per reduced dimension, the accumulator carried.
+            std::function<Value(OpBuilder &, Location, unsigned, Value)> loops =
+                [&](OpBuilder &lb, Location l, unsigned level,
+                    Value accumulator) -> Value {
+              if (level == reducedDims.size()) {
+                SmallVector<Value> args;
+                for (auto [input, inputMap] : llvm::zip(inputs, inputMaps)) {
+                  SmallVector<Value> at;
+                  for (AffineExpr expr : inputMap.getResults())
+                    at.push_back(
+                        affine::expandAffineExpr(lb, l, expr, indices, {}));
+                  args.push_back(tensor::ExtractOp::create(lb, l, input, at));
+                }
+                Value value = fn(lb, l, args, indices);
+                if (kind == ReduceKind::Sum)
+                  return arith::AddFOp::create(lb, l, accumulator, value);
+                return arith::MaximumFOp::create(lb, l, accumulator, value);
+              }
+              int64_t d = reducedDims[level];
+              auto loop = scf::ForOp::create(
+                  lb, l, index(lb, 0), index(lb, shape[d]), index(lb, 1),
+                  ValueRange{accumulator},
+                  [&](OpBuilder &body, Location bodyLoc, Value iv,
+                      ValueRange carried) {
+                    indices[d] = iv;
+                    Value next = loops(body, bodyLoc, level + 1, carried[0]);
+                    scf::YieldOp::create(body, bodyLoc, next);
+                  });
+              return loop.getResult(0);
+            };
+            Value accumulator =
+                loops(nested, nestedLoc, 0, f32(nested, initValue));
+            if (epilogue)
+              accumulator =
+                  epilogue(nested, nestedLoc, accumulator, outputIndices);
+            return SmallVector<Value>{
+                fromF32(nested, nestedLoc, accumulator, elementType)};
+          })
+          .front();
+  return scalar ? reshape(result, {}) : result;
 }
 
 Value LoweringBuilder::convertFloatTensor(Value tensor, Type elementType) {

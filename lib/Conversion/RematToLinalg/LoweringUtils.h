@@ -30,6 +30,19 @@ using BodyFn = llvm::function_ref<llvm::SmallVector<mlir::Value>(
 using ValueFn = llvm::function_ref<mlir::Value(
     mlir::OpBuilder &, mlir::Location, mlir::ValueRange)>;
 
+/// The element a reduction accumulates at one point of its iteration space:
+/// receives the input elements there and the indices of every dimension of
+/// the iteration space (reduced ones included), in order.
+using ReduceFn = llvm::function_ref<mlir::Value(
+    mlir::OpBuilder &, mlir::Location, mlir::ValueRange args,
+    mlir::ValueRange indices)>;
+
+/// What a reduction writes for one output element: receives its f32
+/// accumulator and the output element's indices.
+using EpilogueFn = llvm::function_ref<mlir::Value(
+    mlir::OpBuilder &, mlir::Location, mlir::Value accumulator,
+    mlir::ValueRange outputIndices)>;
+
 enum class ReduceKind { Sum, Max };
 
 /// Everything a pattern needs to build at one location.
@@ -73,12 +86,20 @@ public:
                   llvm::ArrayRef<mlir::AffineMap> inputMaps, ValueFn fn);
 
   /// Reduces `fn` (an f32) over `reducedDims` of the iteration space `shape`
-  /// into an f32 tensor of the remaining dimensions, in increasing index
-  /// order (deterministic: the CPU and GPU loops accumulate in that order).
+  /// into a tensor of the remaining dimensions, in increasing index order of
+  /// the reduced dimensions (outer to inner in dimension order), so the CPU
+  /// and GPU loops give the same sums. The accumulator is an f32 scalar
+  /// carried by the loops over the reduced dimensions, inside an
+  /// all-parallel generic over the output: no f32 tensor of the output's
+  /// shape exists unless the result is f32. Each output element is
+  /// `epilogue(accumulator)` (the accumulator when null) converted once to
+  /// `resultType` (f32 when null). Inputs are read with tensor.extract at
+  /// their map of the iteration space.
   mlir::Value reduce(llvm::ArrayRef<int64_t> shape,
                      llvm::ArrayRef<int64_t> reducedDims, ReduceKind kind,
                      llvm::ArrayRef<mlir::Value> inputs,
-                     llvm::ArrayRef<mlir::AffineMap> inputMaps, ValueFn fn);
+                     llvm::ArrayRef<mlir::AffineMap> inputMaps, ReduceFn fn,
+                     mlir::Type resultType = {}, EpilogueFn epilogue = {});
 
   /// Converts the elements of a float tensor to `elementType` (no-op when
   /// equal).

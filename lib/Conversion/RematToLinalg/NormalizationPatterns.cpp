@@ -55,13 +55,13 @@ std::pair<Value, Value> softmaxStatistics(LoweringBuilder &lb, Value input,
   unsigned rank = shape.size();
   Value max =
       lb.reduce(shape, {dim}, ReduceKind::Max, {input}, {lb.identity(rank)},
-                [](OpBuilder &b, Location loc, ValueRange args) {
+                [](OpBuilder &b, Location loc, ValueRange args, ValueRange) {
                   return f(b, loc, args[0]);
                 });
   Value sum =
       lb.reduce(shape, {dim}, ReduceKind::Sum, {input, max},
                 {lb.identity(rank), lb.drop(rank, {dim})},
-                [](OpBuilder &b, Location loc, ValueRange args) {
+                [](OpBuilder &b, Location loc, ValueRange args, ValueRange) {
                   return exp(b, loc, sub(b, loc, f(b, loc, args[0]), args[1]));
                 });
   return {max, sum};
@@ -111,14 +111,15 @@ public:
     constexpr bool isLog = std::is_same_v<OpTy, LogSoftmaxBackwardOp>;
     Value grad = adaptor.getGrad(), output = adaptor.getOutput();
     // softmax: sum(gy * y); log_softmax: sum(gy).
-    Value sum = lb.reduce(shape, {dim}, ReduceKind::Sum, {grad, output},
-                          {lb.identity(rank), lb.identity(rank)},
-                          [](OpBuilder &b, Location loc, ValueRange args) {
-                            Value g = f(b, loc, args[0]);
-                            if (isLog)
-                              return g;
-                            return mul(b, loc, g, f(b, loc, args[1]));
-                          });
+    Value sum =
+        lb.reduce(shape, {dim}, ReduceKind::Sum, {grad, output},
+                  {lb.identity(rank), lb.identity(rank)},
+                  [](OpBuilder &b, Location loc, ValueRange args, ValueRange) {
+                    Value g = f(b, loc, args[0]);
+                    if (isLog)
+                      return g;
+                    return mul(b, loc, g, f(b, loc, args[1]));
+                  });
     Value result =
         lb.map(shape, type.getElementType(), {grad, output, sum},
                {lb.identity(rank), lb.identity(rank), lb.drop(rank, {dim})},
@@ -187,9 +188,8 @@ std::pair<Value, Value> normStatistics(LoweringBuilder &lb, Value input,
   if (centered) {
     Value sum = lb.reduce(shape, layout.reduced, ReduceKind::Sum, {input},
                           {lb.identity(rank)},
-                          [](OpBuilder &b, Location loc, ValueRange args) {
-                            return f(b, loc, args[0]);
-                          });
+                          [](OpBuilder &b, Location loc, ValueRange args,
+                             ValueRange) { return f(b, loc, args[0]); });
     mean = lb.map(statShape, lb.b.getF32Type(), {sum}, {lb.identity(statRank)},
                   [&](OpBuilder &b, Location loc, ValueRange args) {
                     return div(b, loc, args[0], constant(b, loc, layout.count));
@@ -203,7 +203,7 @@ std::pair<Value, Value> normStatistics(LoweringBuilder &lb, Value input,
   }
   Value squares =
       lb.reduce(shape, layout.reduced, ReduceKind::Sum, inputs, maps,
-                [&](OpBuilder &b, Location loc, ValueRange args) {
+                [&](OpBuilder &b, Location loc, ValueRange args, ValueRange) {
                   Value x = f(b, loc, args[0]);
                   if (centered)
                     x = sub(b, loc, x, args[1]);
@@ -271,7 +271,8 @@ public:
     //   gx = r * (gy w) - x * r^3 / N * sum(gy w x),  gw = sum(gy x r).
     Value dot = lb.reduce(
         shape, layout.reduced, ReduceKind::Sum, {grad, input, weight},
-        {id, id, weightMap}, [](OpBuilder &b, Location loc, ValueRange args) {
+        {id, id, weightMap},
+        [](OpBuilder &b, Location loc, ValueRange args, ValueRange) {
           return mul(b, loc,
                      mul(b, loc, f(b, loc, args[0]), f(b, loc, args[2])),
                      f(b, loc, args[1]));
@@ -291,13 +292,14 @@ public:
                });
     Value gradWeight = lb.reduce(
         shape, layout.unweighted, ReduceKind::Sum, {grad, input, rstd},
-        {id, id, statMap}, [](OpBuilder &b, Location loc, ValueRange args) {
+        {id, id, statMap},
+        [](OpBuilder &b, Location loc, ValueRange args, ValueRange) {
           return mul(b, loc,
                      mul(b, loc, f(b, loc, args[0]), f(b, loc, args[1])),
                      args[2]);
-        });
-    rewriter.replaceOp(op, {gradInput, lb.convertFloatTensor(
-                                           gradWeight, elementTypeOf(weight))});
+        },
+        elementTypeOf(weight));
+    rewriter.replaceOp(op, {gradInput, gradWeight});
     return success();
   }
 };
@@ -367,14 +369,14 @@ public:
     //   gw = sum(gy * xhat), gb = sum(gy) over the unweighted dimensions.
     Value sumG = lb.reduce(
         shape, layout.reduced, ReduceKind::Sum, {grad, weight}, {id, weightMap},
-        [](OpBuilder &b, Location loc, ValueRange args) {
+        [](OpBuilder &b, Location loc, ValueRange args, ValueRange) {
           return mul(b, loc, f(b, loc, args[0]), f(b, loc, args[1]));
         });
     Value sumGXhat = lb.reduce(
         shape, layout.reduced, ReduceKind::Sum,
         {grad, weight, input, mean, rstd},
         {id, weightMap, id, statMap, statMap},
-        [&](OpBuilder &b, Location loc, ValueRange args) {
+        [&](OpBuilder &b, Location loc, ValueRange args, ValueRange) {
           Value g = mul(b, loc, f(b, loc, args[0]), f(b, loc, args[1]));
           return mul(b, loc, g, xhat(b, loc, args[2], args[3], args[4]));
         });
@@ -391,22 +393,22 @@ public:
                  Value projected = mul(b, loc, xh, div(b, loc, args[6], n));
                  return mul(b, loc, args[4], sub(b, loc, centered, projected));
                });
-    Value gradWeight =
-        lb.reduce(shape, layout.unweighted, ReduceKind::Sum,
-                  {grad, input, mean, rstd}, {id, id, statMap, statMap},
-                  [&](OpBuilder &b, Location loc, ValueRange args) {
-                    return mul(b, loc, f(b, loc, args[0]),
-                               xhat(b, loc, args[1], args[2], args[3]));
-                  });
-    Value gradBias =
-        lb.reduce(shape, layout.unweighted, ReduceKind::Sum, {grad}, {id},
-                  [](OpBuilder &b, Location loc, ValueRange args) {
-                    return f(b, loc, args[0]);
-                  });
     Type weightElement = elementTypeOf(weight);
-    rewriter.replaceOp(op, {gradInput,
-                            lb.convertFloatTensor(gradWeight, weightElement),
-                            lb.convertFloatTensor(gradBias, weightElement)});
+    Value gradWeight = lb.reduce(
+        shape, layout.unweighted, ReduceKind::Sum, {grad, input, mean, rstd},
+        {id, id, statMap, statMap},
+        [&](OpBuilder &b, Location loc, ValueRange args, ValueRange) {
+          return mul(b, loc, f(b, loc, args[0]),
+                     xhat(b, loc, args[1], args[2], args[3]));
+        },
+        weightElement);
+    Value gradBias = lb.reduce(
+        shape, layout.unweighted, ReduceKind::Sum, {grad}, {id},
+        [](OpBuilder &b, Location loc, ValueRange args, ValueRange) {
+          return f(b, loc, args[0]);
+        },
+        weightElement);
+    rewriter.replaceOp(op, {gradInput, gradWeight, gradBias});
     return success();
   }
 };
@@ -448,16 +450,16 @@ public:
     ArrayRef<int64_t> shape = shapeOf(logits);
     int64_t rows = shape[0], classes = shape[1];
     Value lse = rowLogSumExp(lb, logits);
-    Value total =
-        lb.reduce({rows}, {0}, ReduceKind::Sum, {lse, adaptor.getTargets()},
-                  {lb.identity(1), lb.identity(1)},
-                  [&](OpBuilder &b, Location loc, ValueRange args) {
-                    Value row = linalg::IndexOp::create(b, loc, 0);
-                    Value target = clampedIndex(b, loc, args[1], classes);
-                    Value picked = tensor::ExtractOp::create(
-                        b, loc, logits, ValueRange{row, target});
-                    return sub(b, loc, args[0], f(b, loc, picked));
-                  });
+    Value total = lb.reduce(
+        {rows}, {0}, ReduceKind::Sum, {lse, adaptor.getTargets()},
+        {lb.identity(1), lb.identity(1)},
+        [&](OpBuilder &b, Location loc, ValueRange args, ValueRange indices) {
+          Value row = indices[0];
+          Value target = clampedIndex(b, loc, args[1], classes);
+          Value picked = tensor::ExtractOp::create(b, loc, logits,
+                                                   ValueRange{row, target});
+          return sub(b, loc, args[0], f(b, loc, picked));
+        });
     bool mean = op.getReduction() == "mean";
     auto type = cast<RankedTensorType>(op.getType());
     Value result = lb.map({}, type.getElementType(), {total}, {lb.identity(0)},

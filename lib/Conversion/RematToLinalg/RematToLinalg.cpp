@@ -14,9 +14,10 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "llvm/ADT/SmallPtrSet.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace remat {
 #define GEN_PASS_DEF_REMATLOWERTOLINALGPASS
@@ -59,8 +60,8 @@ struct RematLowerToLinalgPass final
     ConversionTarget target(*context);
     target.addIllegalDialect<RematDialect>();
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
-                           math::MathDialect, tensor::TensorDialect,
-                           func::FuncDialect>();
+                           math::MathDialect, scf::SCFDialect,
+                           tensor::TensorDialect, func::FuncDialect>();
     RewritePatternSet patterns(context);
     populateRematToLinalgPatterns(patterns);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))

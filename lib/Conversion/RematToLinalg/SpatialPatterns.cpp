@@ -33,12 +33,18 @@ Value f(OpBuilder &b, Location loc, Value x) {
   return LoweringBuilder::toF32(b, loc, x);
 }
 
-/// Index arithmetic in a generic body.
+/// Index arithmetic in a generic body or a reduction's body.
 struct IndexMath {
   OpBuilder &b;
   Location loc;
+  /// The iteration space's indices in a reduction's body (`lb.reduce`
+  /// passes them); empty in a generic's body, where linalg.index reads them.
+  ValueRange indices = {};
   Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value loop(unsigned d) { return linalg::IndexOp::create(b, loc, d); }
+  Value loop(unsigned d) {
+    return indices.empty() ? linalg::IndexOp::create(b, loc, d).getResult()
+                           : indices[d];
+  }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
   Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
   Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
@@ -141,27 +147,23 @@ public:
     // Loops: n, k, oh, ow, c, r, s.
     AffineExpr n = lb.dim(0), k = lb.dim(1), oh = lb.dim(2), ow = lb.dim(3),
                c = lb.dim(4), r = lb.dim(5), s = lb.dim(6);
-    Value acc =
-        lb.reduce({cs.n, cs.k, cs.oh, cs.ow, cs.cg, cs.r, cs.s}, {4, 5, 6},
-                  ReduceKind::Sum, {padded, adaptor.getWeight()},
-                  {convInputMap(lb, 7, cs, n, k, c, oh, ow, r, s,
-                                op.getStrides(), op.getDilation()),
-                   lb.map(7, {k, c, r, s})},
-                  [](OpBuilder &b, Location l, ValueRange args) -> Value {
-                    return arith::MulFOp::create(b, l, f(b, l, args[0]),
-                                                 f(b, l, args[1]));
-                  });
-    Value result;
-    if (Value bias = adaptor.getBias()) {
-      result = lb.map(type.getShape(), type.getElementType(), {acc, bias},
-                      {lb.identity(4), lb.select(4, {1})},
-                      [](OpBuilder &b, Location l, ValueRange args) -> Value {
-                        return arith::AddFOp::create(b, l, args[0],
-                                                     f(b, l, args[1]));
-                      });
-    } else {
-      result = lb.convertFloatTensor(acc, type.getElementType());
-    }
+    Value bias = adaptor.getBias();
+    auto addBias = [&](OpBuilder &b, Location l, Value acc,
+                       ValueRange outputIndices) -> Value {
+      Value element = tensor::ExtractOp::create(b, l, bias, outputIndices[1]);
+      return arith::AddFOp::create(b, l, acc, f(b, l, element));
+    };
+    Value result = lb.reduce(
+        {cs.n, cs.k, cs.oh, cs.ow, cs.cg, cs.r, cs.s}, {4, 5, 6},
+        ReduceKind::Sum, {padded, adaptor.getWeight()},
+        {convInputMap(lb, 7, cs, n, k, c, oh, ow, r, s, op.getStrides(),
+                      op.getDilation()),
+         lb.map(7, {k, c, r, s})},
+        [](OpBuilder &b, Location l, ValueRange args, ValueRange) -> Value {
+          return arith::MulFOp::create(b, l, f(b, l, args[0]),
+                                       f(b, l, args[1]));
+        },
+        type.getElementType(), bias ? EpilogueFn(addBias) : EpilogueFn());
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -186,13 +188,12 @@ public:
     AffineExpr outChannel =
         cs.groups == 1 ? kl : ci.floorDiv(cs.cg) * cs.kg + kl;
     AffineExpr inChannel = cs.groups == 1 ? ci : ci % cs.cg;
-    Value window = lb.empty({cs.kg, cs.r, cs.s}, rewriter.getF32Type());
-    Value acc = lb.reduce(
+    Value gradInput = lb.reduce(
         {cs.n, cs.c, cs.h, cs.w, cs.kg, cs.r, cs.s}, {4, 5, 6}, ReduceKind::Sum,
-        {weight, window},
-        {lb.map(7, {outChannel, inChannel, r, s}), lb.select(7, {4, 5, 6})},
-        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-          IndexMath im{b, l};
+        {weight}, {lb.map(7, {outChannel, inChannel, r, s})},
+        [&](OpBuilder &b, Location l, ValueRange args,
+            ValueRange indices) -> Value {
+          IndexMath im{b, l, indices};
           auto [oh, validH] =
               im.windowOrigin(im.loop(2), im.loop(5), strides[0], padding[0],
                               dilation[0], cs.oh);
@@ -208,8 +209,9 @@ public:
               arith::MulFOp::create(b, l, f(b, l, g), f(b, l, args[0]));
           Value zero = arith::ConstantOp::create(b, l, b.getF32FloatAttr(0));
           return im.select(im.both(validH, validW), product, zero);
-        });
-    rewriter.replaceOp(op, lb.convertFloatTensor(acc, type.getElementType()));
+        },
+        type.getElementType());
+    rewriter.replaceOp(op, gradInput);
     return success();
   }
 };
@@ -232,17 +234,18 @@ public:
     // Loops: k, c, r, s, n, oh, ow.
     AffineExpr k = lb.dim(0), c = lb.dim(1), r = lb.dim(2), s = lb.dim(3),
                n = lb.dim(4), oh = lb.dim(5), ow = lb.dim(6);
-    Value acc =
-        lb.reduce({cs.k, cs.cg, cs.r, cs.s, cs.n, cs.oh, cs.ow}, {4, 5, 6},
-                  ReduceKind::Sum, {grad, padded},
-                  {lb.map(7, {n, k, oh, ow}),
-                   convInputMap(lb, 7, cs, n, k, c, oh, ow, r, s,
-                                op.getStrides(), op.getDilation())},
-                  [](OpBuilder &b, Location l, ValueRange args) -> Value {
-                    return arith::MulFOp::create(b, l, f(b, l, args[0]),
-                                                 f(b, l, args[1]));
-                  });
-    rewriter.replaceOp(op, lb.convertFloatTensor(acc, type.getElementType()));
+    Value gradWeight = lb.reduce(
+        {cs.k, cs.cg, cs.r, cs.s, cs.n, cs.oh, cs.ow}, {4, 5, 6},
+        ReduceKind::Sum, {grad, padded},
+        {lb.map(7, {n, k, oh, ow}),
+         convInputMap(lb, 7, cs, n, k, c, oh, ow, r, s, op.getStrides(),
+                      op.getDilation())},
+        [](OpBuilder &b, Location l, ValueRange args, ValueRange) -> Value {
+          return arith::MulFOp::create(b, l, f(b, l, args[0]),
+                                       f(b, l, args[1]));
+        },
+        type.getElementType());
+    rewriter.replaceOp(op, gradWeight);
     return success();
   }
 };
@@ -322,12 +325,11 @@ Value poolGradient(LoweringBuilder &lb, RankedTensorType type, Value grad,
                    ArrayRef<int64_t> padding, Contribution contribution) {
   ArrayRef<int64_t> in = type.getShape();
   ArrayRef<int64_t> out = shapeOf(grad);
-  Value window = lb.empty({kernel[0], kernel[1]}, lb.b.getF32Type());
   return lb.reduce(
       {in[0], in[1], in[2], in[3], kernel[0], kernel[1]}, {4, 5},
-      ReduceKind::Sum, {window}, {lb.select(6, {4, 5})},
-      [&](OpBuilder &b, Location l, ValueRange) -> Value {
-        IndexMath im{b, l};
+      ReduceKind::Sum, {}, {},
+      [&](OpBuilder &b, Location l, ValueRange, ValueRange indices) -> Value {
+        IndexMath im{b, l, indices};
         auto [oh, validH] = im.windowOrigin(im.loop(2), im.loop(4), strides[0],
                                             padding[0], 1, out[2]);
         auto [ow, validW] = im.windowOrigin(im.loop(3), im.loop(5), strides[1],
@@ -339,7 +341,8 @@ Value poolGradient(LoweringBuilder &lb, RankedTensorType type, Value grad,
         Value value = contribution(im, oh, ow, g);
         Value zero = arith::ConstantOp::create(b, l, b.getF32FloatAttr(0));
         return im.select(im.both(validH, validW), value, zero);
-      });
+      },
+      type.getElementType());
 }
 
 class MaxPool2dBackwardPattern
@@ -353,7 +356,7 @@ public:
     auto type = cast<RankedTensorType>(op.getType());
     Value indices = adaptor.getIndices();
     int64_t width = type.getShape()[3];
-    Value acc = poolGradient(
+    Value gradInput = poolGradient(
         lb, type, adaptor.getGrad(), op.getKernel(), op.getStrides(),
         op.getPadding(),
         [&](IndexMath &im, Value oh, Value ow, Value g) -> Value {
@@ -367,7 +370,7 @@ public:
               arith::ConstantOp::create(im.b, im.loc, im.b.getF32FloatAttr(0));
           return im.select(isMax, g, zero);
         });
-    rewriter.replaceOp(op, lb.convertFloatTensor(acc, type.getElementType()));
+    rewriter.replaceOp(op, gradInput);
     return success();
   }
 };
@@ -409,24 +412,21 @@ public:
     AffineExpr n = lb.dim(0), c = lb.dim(1), oh = lb.dim(2), ow = lb.dim(3),
                kr = lb.dim(4), ks = lb.dim(5);
     ArrayRef<int64_t> out = type.getShape();
-    Value window = lb.empty({kernel[0], kernel[1]}, rewriter.getF32Type());
-    Value sum = lb.reduce(
+    auto divide = [&](OpBuilder &b, Location l, Value sum,
+                      ValueRange outputIndices) -> Value {
+      IndexMath im{b, l, outputIndices};
+      Value divisor = averageDivisor(im, im.loop(2), im.loop(3), inputShape,
+                                     kernel, strides, padding, countIncludePad);
+      return arith::DivFOp::create(b, l, sum, divisor);
+    };
+    Value result = lb.reduce(
         {out[0], out[1], out[2], out[3], kernel[0], kernel[1]}, {4, 5},
-        ReduceKind::Sum, {padded, window},
-        {lb.map(6, {n, c, oh * strides[0] + kr, ow * strides[1] + ks}),
-         lb.select(6, {4, 5})},
-        [](OpBuilder &b, Location l, ValueRange args) {
+        ReduceKind::Sum, {padded},
+        {lb.map(6, {n, c, oh * strides[0] + kr, ow * strides[1] + ks})},
+        [](OpBuilder &b, Location l, ValueRange args, ValueRange) {
           return f(b, l, args[0]);
-        });
-    Value result =
-        lb.map(out, type.getElementType(), {sum}, {lb.identity(4)},
-               [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-                 IndexMath im{b, l};
-                 Value divisor =
-                     averageDivisor(im, im.loop(2), im.loop(3), inputShape,
-                                    kernel, strides, padding, countIncludePad);
-                 return arith::DivFOp::create(b, l, args[0], divisor);
-               });
+        },
+        type.getElementType(), divide);
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -445,7 +445,7 @@ public:
     SmallVector<int64_t> kernel(op.getKernel()), strides(op.getStrides()),
         padding(op.getPadding());
     bool countIncludePad = op.getCountIncludePad();
-    Value acc =
+    Value gradInput =
         poolGradient(lb, type, adaptor.getGrad(), kernel, strides, padding,
                      [&](IndexMath &im, Value oh, Value ow, Value g) -> Value {
                        Value divisor =
@@ -453,7 +453,7 @@ public:
                                           strides, padding, countIncludePad);
                        return arith::DivFOp::create(im.b, im.loc, g, divisor);
                      });
-    rewriter.replaceOp(op, lb.convertFloatTensor(acc, type.getElementType()));
+    rewriter.replaceOp(op, gradInput);
     return success();
   }
 };
@@ -521,18 +521,20 @@ public:
       positions.push_back(d);
     gradDims = positions;
     gradDims.push_back(1);
-    Value acc = lb.reduce(
+    Value gradTable = lb.reduce(
         loopShape, positions, ReduceKind::Sum, {grad, indices},
         {lb.select(rank, gradDims), lb.select(rank, positions)},
-        [](OpBuilder &b, Location l, ValueRange args) -> Value {
-          Value row = arith::IndexCastOp::create(
-              b, l, b.getI64Type(), linalg::IndexOp::create(b, l, 0));
+        [](OpBuilder &b, Location l, ValueRange args,
+           ValueRange loops) -> Value {
+          Value row =
+              arith::IndexCastOp::create(b, l, b.getI64Type(), loops[0]);
           Value hit = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
                                             args[1], row);
           Value zero = arith::ConstantOp::create(b, l, b.getF32FloatAttr(0));
           return arith::SelectOp::create(b, l, hit, f(b, l, args[0]), zero);
-        });
-    rewriter.replaceOp(op, lb.convertFloatTensor(acc, type.getElementType()));
+        },
+        type.getElementType());
+    rewriter.replaceOp(op, gradTable);
     return success();
   }
 };

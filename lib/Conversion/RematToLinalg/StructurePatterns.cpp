@@ -21,9 +21,10 @@ using namespace mlir;
 namespace remat::lowering {
 namespace {
 
-Value multiplyF32(OpBuilder &b, Location loc, Value x, Value y) {
-  return arith::MulFOp::create(b, loc, LoweringBuilder::toF32(b, loc, x),
-                               LoweringBuilder::toF32(b, loc, y));
+/// The product of a contraction's two operand elements, in f32.
+Value multiplyArgs(OpBuilder &b, Location loc, ValueRange args, ValueRange) {
+  return arith::MulFOp::create(b, loc, LoweringBuilder::toF32(b, loc, args[0]),
+                               LoweringBuilder::toF32(b, loc, args[1]));
 }
 
 class MatmulPattern : public OpConversionPattern<MatmulOp> {
@@ -54,15 +55,12 @@ public:
       results.push_back(lb.dim(transposed ? rowDim : colDim));
       return lb.map(rank, results);
     };
-    Value acc = lb.reduce(
-        loopShape, {kd}, ReduceKind::Sum, {adaptor.getLhs(), adaptor.getRhs()},
-        {operandMap(adaptor.getLhs(), m, kd, op.getTransposeA()),
-         operandMap(adaptor.getRhs(), kd, n, op.getTransposeB())},
-        [](OpBuilder &b, Location loc, ValueRange args) {
-          return multiplyF32(b, loc, args[0], args[1]);
-        });
-    rewriter.replaceOp(op,
-                       lb.convertFloatTensor(acc, resultType.getElementType()));
+    rewriter.replaceOp(
+        op, lb.reduce(loopShape, {kd}, ReduceKind::Sum,
+                      {adaptor.getLhs(), adaptor.getRhs()},
+                      {operandMap(adaptor.getLhs(), m, kd, op.getTransposeA()),
+                       operandMap(adaptor.getRhs(), kd, n, op.getTransposeB())},
+                      multiplyArgs, resultType.getElementType()));
     return success();
   }
 };
@@ -86,26 +84,20 @@ public:
     for (unsigned d = 0; d < rows; ++d)
       inputDims.push_back(d);
     inputDims.push_back(rows + 1);
-    Value acc = lb.reduce(
+    Value bias = adaptor.getBias();
+    auto addBias = [&](OpBuilder &b, Location loc, Value acc,
+                       ValueRange outputIndices) -> Value {
+      Value element =
+          tensor::ExtractOp::create(b, loc, bias, outputIndices[rows]);
+      return arith::AddFOp::create(b, loc, acc,
+                                   LoweringBuilder::toF32(b, loc, element));
+    };
+    Value result = lb.reduce(
         loopShape, {rows + 1}, ReduceKind::Sum,
         {adaptor.getInput(), adaptor.getWeight()},
         {lb.select(rank, inputDims), lb.select(rank, {rows, rows + 1})},
-        [](OpBuilder &b, Location loc, ValueRange args) {
-          return multiplyF32(b, loc, args[0], args[1]);
-        });
-    Value result;
-    if (Value bias = adaptor.getBias()) {
-      unsigned outRank = resultShape.size();
-      result = lb.map(resultShape, resultType.getElementType(), {acc, bias},
-                      {lb.identity(outRank), lb.select(outRank, {rows})},
-                      [](OpBuilder &b, Location loc, ValueRange args) -> Value {
-                        return arith::AddFOp::create(
-                            b, loc, args[0],
-                            LoweringBuilder::toF32(b, loc, args[1]));
-                      });
-    } else {
-      result = lb.convertFloatTensor(acc, resultType.getElementType());
-    }
+        multiplyArgs, resultType.getElementType(),
+        bias ? EpilogueFn(addBias) : EpilogueFn());
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -126,25 +118,21 @@ public:
     SmallVector<int64_t> dims(op.getDims());
     llvm::sort(dims);
     constexpr bool isMax = std::is_same_v<OpTy, MaxOp>;
-    Value reduced =
-        lb.reduce(shape, dims, isMax ? ReduceKind::Max : ReduceKind::Sum,
-                  {input}, {lb.identity(shape.size())},
-                  [](OpBuilder &b, Location loc, ValueRange args) {
-                    return LoweringBuilder::toF32(b, loc, args[0]);
-                  });
-    SmallVector<int64_t> reducedShape = dropDims(shape, dims);
-    if constexpr (std::is_same_v<OpTy, MeanOp>) {
-      double count = 1.0;
-      for (int64_t d : dims)
-        count *= static_cast<double>(shape[d]);
-      unsigned rank = reducedShape.size();
-      reduced = lb.map(
-          reducedShape, rewriter.getF32Type(), {reduced}, {lb.identity(rank)},
-          [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
-            return arith::DivFOp::create(b, loc, args[0], lb.f32(b, count));
-          });
-    }
-    Value result = lb.convertFloatTensor(reduced, resultType.getElementType());
+    double count = 1.0;
+    for (int64_t d : dims)
+      count *= static_cast<double>(shape[d]);
+    auto divide = [&](OpBuilder &b, Location loc, Value acc,
+                      ValueRange) -> Value {
+      return arith::DivFOp::create(b, loc, acc, lb.f32(b, count));
+    };
+    Value result = lb.reduce(
+        shape, dims, isMax ? ReduceKind::Max : ReduceKind::Sum, {input},
+        {lb.identity(shape.size())},
+        [](OpBuilder &b, Location loc, ValueRange args, ValueRange) {
+          return LoweringBuilder::toF32(b, loc, args[0]);
+        },
+        resultType.getElementType(),
+        std::is_same_v<OpTy, MeanOp> ? EpilogueFn(divide) : EpilogueFn());
     rewriter.replaceOp(op, lb.reshape(result, resultType.getShape()));
     return success();
   }
