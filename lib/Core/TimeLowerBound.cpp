@@ -73,6 +73,7 @@
 #include "absl/container/flat_hash_map.h"
 
 #include "ClpSimplex.hpp"
+#include "ClpSolve.hpp"
 #include "CoinPackedMatrix.hpp"
 
 #include <algorithm>
@@ -180,7 +181,14 @@ public:
     simplex.loadProblem(matrix, program_.columnLower.data(),
                         program_.columnUpper.data(), program_.objective.data(),
                         program_.rowLower.data(), program_.rowUpper.data());
-    simplex.dual();
+    // Dual simplex after CLP's presolve: the same optimum (and the
+    // certificate below is recomputed from the postsolved row duals), in
+    // about 60% of the time on the Checkmate CNNs (ResNet50: 1.1-1.3 s
+    // per plan instead of 1.6-2.4 s, measured with remat-bench-quality).
+    ClpSolve solve;
+    solve.setPresolveType(ClpSolve::presolveOn);
+    solve.setSolveType(ClpSolve::useDual);
+    simplex.initialSolve(solve);
     const int status = simplex.status();
     // 1: primal infeasible. No schedule of the class meets the budget, so
     // the plan at hand is outside the class (a bug this bound must not
