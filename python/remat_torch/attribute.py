@@ -54,6 +54,7 @@ from remat_torch.cli import run  # noqa: E402
 from remat_torch.measure import MEASURED, MIB, _remat_partition  # noqa: E402
 from remat_torch.models import MODELS  # noqa: E402
 from remat_torch.training import compile_step  # noqa: E402
+from remat_torch.workspace import storage_of  # noqa: E402
 
 TAG = "remat_node:"
 BUCKETS = ("graph, live", "graph, held past last read", "kernel scratch",
@@ -74,12 +75,8 @@ def _tensors(value):
 
 def _storages(value):
     """[(pointer, bytes)] of the storages under the tensors in `value`."""
-    out = []
-    for tensor in _tensors(value):
-        storage = tensor.untyped_storage()
-        if storage.nbytes():
-            out.append((storage.data_ptr(), storage.nbytes()))
-    return out
+    return [storage for storage in map(storage_of, _tensors(value))
+            if storage[1]]
 
 
 class _Recorder:

@@ -33,6 +33,8 @@ FLOAT_DTYPES = (torch.float32, torch.float16, torch.bfloat16)
 # remat ops whose result is a view of operand 0 (same storage, no new
 # buffer in PyTorch).
 VIEW_OPS = ("remat.broadcast", "remat.reshape", "remat.transpose")
+# Every op the dialect makes a view (no kernel, so no workspace).
+STORAGE_VIEW_OPS = VIEW_OPS + ("remat.slice",)
 
 
 def tensor_type(shape, dtype, where):
@@ -102,6 +104,10 @@ class Emitter:
         # The FX node being lowered, and every emitted value's origin (ssa
         # -> Origin).
         self.current_node: Optional[str] = None
+        # Kernel scratch of the FX node being lowered (bytes): stated on
+        # every op but views emitted for it, as remat.workspace_bytes (the
+        # scratch is held while any of them runs).
+        self.workspace = 0
         self.origins: Dict[str, Origin] = {}
         self._last: List[Value] = []
 
@@ -136,6 +142,8 @@ class Emitter:
         discardable = dict(discardable or {})
         for tag in self.tags:
             discardable[tag] = None
+        if self.workspace > 0 and name not in STORAGE_VIEW_OPS:
+            discardable["remat.workspace_bytes"] = f"{self.workspace} : i64"
         if discardable:
             attrs = " {" + ", ".join(k if v is None else f"{k} = {v}"
                                      for k, v in discardable.items()) + "}"

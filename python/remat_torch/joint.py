@@ -68,13 +68,17 @@ class MlirGraph:
 def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
                   primal_names: Optional[List[str]] = None,
                   param_count=0, num_fwd_outputs=None,
-                  replayable_random=True) -> MlirGraph:
+                  replayable_random=True,
+                  workspace_bytes: Optional[Dict[str, int]] = None) -> MlirGraph:
     """Converts a joint FX graph (placeholders primals_*/tangents_*, one
     output list: forward outputs then one gradient per primal) to MLIR.
 
     `replayable_random=False` is for graphs that will run as FX code
     (remat_torch.partition): random ops stay opaque and never_recompute,
-    since PyTorch cannot replay them with the same numbers there."""
+    since PyTorch cannot replay them with the same numbers there.
+
+    `workspace_bytes` (FX node name -> bytes, remat_torch.workspace) become
+    `remat.workspace_bytes` on the ops each node lowers to."""
     graph = joint.graph
     placeholders = [n for n in graph.nodes if n.op == "placeholder"]
     primals = [n for n in placeholders if not n.name.startswith("tangents")]
@@ -159,6 +163,7 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
         if any(r is not None and r[1] not in DTYPES for r in results):
             raise ExportError(f"{where}: result dtype has no remat equivalent")
         emitter.tags = tags.get(node.name, [])
+        emitter.workspace = (workspace_bytes or {}).get(node.name, 0)
         emitter.current_node = node.name
         if dropout is not None:
             value = lower_cpu_dropout(emitter, node, dropout, results)
@@ -169,6 +174,7 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
         else:
             lower_node(emitter, node, results, where)
         emitter.tags = []
+        emitter.workspace = 0
         emitter.current_node = None
 
     if output_node is None:

@@ -51,11 +51,15 @@ What is measured, per configuration:
   `predicted_total_time_us` of the plan's report, and the relative error
   |predicted - measured| / measured against the measured peak and median
   step. Nothing is calibrated. remat's peak is its simulator's: every
-  forward and backward value at its full size (a view counts as a copy of
-  its base), the gradients (the joint function's results, live to the end)
-  included, parameters, inputs and tangents not; the allocator also sees
-  kernel temporaries (`python -m remat_torch.attribute` splits a measured
-  peak into what the graphs' values, the runtime and the kernels hold).
+  forward and backward value at its full size (a view shares its base's
+  storage), the gradients (the joint function's results, live to the end)
+  included, parameters, inputs and tangents not, plus the kernel scratch
+  of the op at each step: remat's plans are made with
+  `workspace="profile"` (each distinct call of the joint graph run once
+  before planning, remat_torch.workspace; `--workspace none` leaves
+  scratch out, as before 2026-12). `python -m remat_torch.attribute`
+  splits a measured peak into what the graphs' values, the runtime and
+  the kernels hold.
   The graphs run with the boxed calling convention (`capture._boxed`), so
   that a saved value is freed after its last read, as remat assumes, on
   PyTorch 2.x; 1.13 holds every saved value to the end of backward.
@@ -94,6 +98,7 @@ from remat_torch.capture import _aot_api  # noqa: E402
 from remat_torch.cli import UserError, run  # noqa: E402
 from remat_torch.models import MODELS  # noqa: E402
 from remat_torch.training import compile_step  # noqa: E402
+from remat_torch.workspace import event_times_ns, storage_of  # noqa: E402
 
 # Measured models: name -> (MODELS factory, sizes, sizes with --quick).
 # Sizes run one step in about a second or less on one thread of a 2-core
@@ -144,15 +149,6 @@ def _num_real_outputs(joint_module, kwargs):
     return joint_module._out_spec.children_specs[0].num_leaves
 
 
-def _storage(tensor):
-    """(data pointer, bytes) of the storage under `tensor`."""
-    if hasattr(tensor, "untyped_storage"):  # PyTorch 2.x
-        storage = tensor.untyped_storage()
-    else:  # PyTorch 1.13
-        storage = tensor.storage()
-    return storage.data_ptr(), storage.nbytes()
-
-
 def _resident_tensors(module, inputs):
     """What is live before a step and stays: parameters, buffers, inputs."""
     return list(module.parameters()) + list(module.buffers()) + \
@@ -160,7 +156,7 @@ def _resident_tensors(module, inputs):
 
 
 def _storage_bytes(tensors):
-    return sum(dict(_storage(t) for t in tensors).values())
+    return sum(dict(storage_of(t) for t in tensors).values())
 
 
 class _SavedProbe:
@@ -185,7 +181,7 @@ class _SavedProbe:
             if self.record:
                 saved = [t for t in outputs[real:] if isinstance(t, torch.Tensor)]
                 self.saved_tensors = len(saved)
-                self.saved_storages = {p: n for p, n in map(_storage, saved)
+                self.saved_storages = {p: n for p, n in map(storage_of, saved)
                                        if p not in self.resident}
 
         # The compilers call the graph as a module (capture._boxed).
@@ -258,14 +254,6 @@ def _compare(result, reference):
     return loss_verdict, grads_verdict
 
 
-def _event_times_ns(event):
-    """(start, end) of a kineto event in ns: 2.x has start_ns/duration_ns,
-    1.13 start_us/duration_us."""
-    if hasattr(event, "start_ns"):
-        return event.start_ns(), event.start_ns() + event.duration_ns()
-    return event.start_us() * 1000, (event.start_us() + event.duration_us()) * 1000
-
-
 def _profiled_peak(step, inputs):
     """Peak live bytes above the step's start, up to the end of backward,
     from the profiler's allocation and free events."""
@@ -274,7 +262,7 @@ def _profiled_peak(step, inputs):
         step(*inputs)
     memory, backward_end = [], None
     for event in prof.profiler.kineto_results.events():
-        start, end = _event_times_ns(event)
+        start, end = event_times_ns(event)
         if event.name() == "[memory]":
             memory.append((start, event.nbytes()))
         elif event.name().startswith("autograd::engine::evaluate_function"):
@@ -328,7 +316,7 @@ class _Run:
         else:
             partition_fn = _remat_partition(self.config.remat_options,
                                             infos.append)
-        probe = _SavedProbe(partition_fn, {_storage(t)[0] for t in
+        probe = _SavedProbe(partition_fn, {storage_of(t)[0] for t in
                                            _resident_tensors(module, inputs)})
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -431,8 +419,11 @@ def _remat_budget_configs(torch_runs, remat_min_cut):
 
 
 def measure_model(name, sizes, factory, torch_budgets, repeats, warmup, seed,
-                  log, exchange_rates=(), torch_solvers=(DEFAULT_SOLVER,)):
-    """Measures every configuration of one model; returns its JSON record."""
+                  log, exchange_rates=(), torch_solvers=(DEFAULT_SOLVER,),
+                  workspace="profile"):
+    """Measures every configuration of one model; returns its JSON record.
+    remat's configurations plan with `workspace` (remat_torch.partition's
+    option: "profile" states each kernel's measured scratch)."""
     torch.manual_seed(seed)
     module, inputs = MODELS[factory](**sizes)
     module.train()
@@ -450,6 +441,9 @@ def measure_model(name, sizes, factory, torch_budgets, repeats, warmup, seed,
 
     def measure(config):
         log(f"{name}: {config.label}")
+        if config.partitioner == "remat" and workspace is not None:
+            config.remat_options = dict(config.remat_options,
+                                        workspace=workspace)
         runs.append(_Run(config))
         row = runs[-1].row
         budget = config.remat_options.get("memory_budget", "activations:1")
@@ -752,6 +746,11 @@ def main(argv=None):
                              "default differs between builds, and a "
                              "multi-threaded step on a shared machine is "
                              "timed mostly by the other load)")
+    parser.add_argument("--workspace", choices=("profile", "none"),
+                        default="profile",
+                        help="remat's plans state kernel workspace profiled "
+                             "before planning (remat_torch.partition's "
+                             "workspace='profile', the default) or none")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--quick", action="store_true",
                         help="tiny sizes: a smoke test")
@@ -793,6 +792,7 @@ def main(argv=None):
                "repeats": repeats, "warmup": args.warmup, "seed": args.seed,
                "torch_budgets": budgets, "torch_solvers": args.torch_solvers,
                "exchange_rates": args.exchange_rates,
+               "workspace": args.workspace,
                "quick": args.quick, "models": []}
     for name in names:
         factory, sizes, quick_sizes = MEASURED.get(name, (name, {}, {}))
@@ -800,7 +800,8 @@ def main(argv=None):
         try:
             results["models"].append(measure_model(
                 name, sizes, factory, budgets, repeats, args.warmup, args.seed,
-                log, args.exchange_rates, args.torch_solvers))
+                log, args.exchange_rates, args.torch_solvers,
+                None if args.workspace == "none" else args.workspace))
         except ImportError as error:  # remat's extension is not built
             raise UserError(str(error)) from error
     results["load_average_end"] = load_average()

@@ -16,7 +16,16 @@ Keyword options are remat-plan's (`strategy`, `memory_budget`, `target`,
 `target_file`, `policy`, `allow_inexact_derivation`, `recompute_banned`:
 "allow" lets budget replay matmuls when nothing else fits, `exchange_rate`: for
 min-cut, bytes per us of replay time, 0 for bytes alone), plus `report` (a path
-for the JSON report), `strict`, `on_infeasible` and `on_plan`.
+for the JSON report), `strict`, `on_infeasible`, `on_plan` and `workspace`.
+
+Kernel workspace (`workspace`): scratch a kernel allocates and frees while it
+runs (a depthwise `convolution_backward` on the CPU: an input-sized
+temporary) is in no graph value, so by default the predicted peak leaves it
+out. `workspace="profile"` runs each distinct call of the joint graph once
+on synthetic inputs before planning (remat_torch.workspace: about one
+training step's work) and states what each allocated beyond its results as
+`remat.workspace_bytes`, which the planner counts at the op's step; a dict
+{FX node name: bytes} states it directly.
 
 A graph remat cannot export or plan (dynamic shapes, an unsupported
 construct) falls back to PyTorch's own partitioner with one warning naming
@@ -51,6 +60,7 @@ from remat_torch import ops as op_table
 from remat_torch.emitter import ExportError
 from remat_torch.fxmeta import flat_nodes
 from remat_torch.joint import graph_to_mlir
+from remat_torch.workspace import profile_workspace
 
 
 class RematPartitionError(Exception):
@@ -75,6 +85,8 @@ class PartitionInfo:
     adjustments: List[str] = field(default_factory=list)
     fallback_reason: Optional[str] = None
     seconds: Dict[str, float] = field(default_factory=dict)
+    # Kernel workspace stated to the planner: FX node name -> bytes.
+    workspace: Dict[str, int] = field(default_factory=dict)
 
 
 # schedule_plans is not the user's to set: this partitioner realises
@@ -655,7 +667,7 @@ def partition(joint_module, _joint_inputs=None, compiler=None, *,
               target_file=None, policy=None, allow_inexact_derivation=False,
               recompute_banned="never", exchange_rate=None, random_ops="save",
               report=None, strict=False,
-              on_infeasible="error",
+              on_infeasible="error", workspace=None,
               on_plan: Optional[Callable[[PartitionInfo], None]] = None,
               **unknown):
     """Partitions AOTAutograd's joint graph with remat's plan; returns
@@ -667,7 +679,8 @@ def partition(joint_module, _joint_inputs=None, compiler=None, *,
                "allow_inexact_derivation": allow_inexact_derivation,
                "recompute_banned": recompute_banned,
                "exchange_rate": exchange_rate}
-    check_options(on_infeasible=on_infeasible, random_ops=random_ops, **options)
+    check_options(on_infeasible=on_infeasible, random_ops=random_ops,
+                  workspace=workspace, **options)
     # The backward realises remat's decisions (what is saved, derived or
     # replayed once before its first reader) in the graph's order, not a
     # recorded schedule: a `budget` plan that only a schedule expresses (a
@@ -680,7 +693,7 @@ def partition(joint_module, _joint_inputs=None, compiler=None, *,
     try:
         result = _partition(joint_module, options, num_fwd_outputs,
                             static_lifetime_input_indices, on_infeasible,
-                            random_ops, info)
+                            random_ops, workspace, info)
     except RematPartitionError:
         raise
     except (ExportError, remat.PlanError, _Unsupported) as error:
@@ -701,7 +714,8 @@ def partition(joint_module, _joint_inputs=None, compiler=None, *,
     return result
 
 
-_OWN_OPTIONS = ("random_ops", "report", "strict", "on_infeasible", "on_plan")
+_OWN_OPTIONS = ("random_ops", "report", "strict", "on_infeasible", "on_plan",
+                "workspace")
 
 
 def _unknown_options(names):
@@ -719,6 +733,15 @@ def check_options(**options):
     if options.get("on_infeasible", "error") not in ("error", "closest"):
         raise ValueError("on_infeasible: expected 'error' or 'closest', got "
                          f"{options['on_infeasible']!r}")
+    workspace = options.get("workspace", None)
+    if not (workspace is None or workspace == "profile" or
+            (isinstance(workspace, dict) and all(
+                isinstance(k, str) and isinstance(v, int) and
+                not isinstance(v, bool) and v >= 0
+                for k, v in workspace.items()))):
+        raise ValueError("workspace: expected None, 'profile' or a dict of "
+                         "FX node name -> bytes (int >= 0), got "
+                         f"{workspace!r}")
     random_ops = options.get("random_ops", "save")
     if random_ops not in ("save", "replay"):
         raise ValueError("random_ops: expected 'save' or 'replay', got "
@@ -748,7 +771,8 @@ def _pytorch_partition(joint_module, joint_inputs, num_fwd_outputs,
 
 
 def _partition(joint_module, options, num_fwd_outputs,
-               static_lifetime_input_indices, on_infeasible, random_ops, info):
+               static_lifetime_input_indices, on_infeasible, random_ops,
+               workspace, info):
     clock = time.perf_counter()
     num_fwd_outputs = _num_fwd_outputs(joint_module, num_fwd_outputs)
     for node in joint_module.graph.nodes:
@@ -761,8 +785,14 @@ def _partition(joint_module, options, num_fwd_outputs,
     # any other), which saves its cost.
     joint_module.graph.eliminate_dead_code()
     replay_random = _rng_functionalization() if random_ops == "replay" else None
+    if workspace == "profile":
+        workspace = profile_workspace(joint_module.graph)
+        info.seconds["workspace"] = time.perf_counter() - clock
+        clock = time.perf_counter()
+    info.workspace = dict(workspace or {})
     mlir_graph = graph_to_mlir(joint_module, num_fwd_outputs=num_fwd_outputs,
-                               replayable_random=replay_random is not None)
+                               replayable_random=replay_random is not None,
+                               workspace_bytes=workspace)
     info.seconds["export"] = time.perf_counter() - clock
 
     clock = time.perf_counter()

@@ -1,0 +1,236 @@
+"""Kernel workspace of the nodes of an FX graph, profiled by running them.
+
+A kernel may allocate scratch that is neither an input nor a result and
+free it before it returns: PyTorch's CPU `convolution_backward` of a
+depthwise convolution allocates an input-sized and an output-gradient-sized
+temporary (1.88 MiB on MobileNetV2 at batch 4, 10% of that model's peak in
+docs/benchmarks.md). remat's simulator counts such bytes at the op's step
+when the op carries `remat.workspace_bytes`; `profile_workspace` measures
+them so that `remat_torch.partition(workspace="profile")` can state them.
+
+Each distinct call (target, argument shapes, dtypes, strides and constant
+arguments) runs twice on fresh inputs of the node's metadata (random floats,
+zero integers and booleans, so indices stay in range), on the device the
+metadata names; its workspace is the allocator's high-water mark during the
+second call (a first call may fill caches later calls reuse) above what was
+live before it, less the bytes of what it returned.
+On the CPU the high-water mark comes from the profiler's allocation events,
+on CUDA from the caching allocator's statistics. The figure depends on the
+kernel library, thread count and device, which is why it is measured here
+and not modelled. Nodes whose inputs have no FakeTensor metadata (all of
+them on PyTorch 1.13, which records `tensor_meta` only) or that fail to run
+on synthetic inputs get no workspace: an underestimate, never a failure.
+"""
+
+import contextlib
+import gc
+import operator
+
+import torch
+import torch.fx
+from torch.profiler import ProfilerActivity, profile, record_function
+
+_TAG = "remat_workspace:"
+
+# Views and splits: no kernel, so no scratch to measure.
+_SKIPPED_PACKETS = {"view", "_unsafe_view", "reshape", "expand", "permute",
+                    "t", "transpose", "squeeze", "unsqueeze", "slice",
+                    "select", "alias", "detach", "as_strided", "split",
+                    "split_with_sizes", "unbind", "getitem"}
+
+
+def _packet(node):
+    target = node.target
+    packet = getattr(target, "overloadpacket", None)
+    return getattr(packet, "__name__", getattr(target, "__name__", str(target)))
+
+
+def _tensor_val(node):
+    val = node.meta.get("val", None)
+    return val if isinstance(val, torch.Tensor) else None
+
+
+def _synthetic(val):
+    """A real tensor with `val`'s shape, strides, dtype and device (over a
+    storage just large enough, so expanded strides are kept)."""
+    shape, stride = tuple(val.shape), tuple(val.stride())
+    extent = 0 if 0 in shape else 1 + sum((n - 1) * abs(st)
+                                          for n, st in zip(shape, stride))
+    base = torch.empty(extent, dtype=val.dtype, device=val.device)
+    if base.dtype.is_floating_point or base.dtype.is_complex:
+        base.normal_()
+    else:
+        base.zero_()
+    return base.as_strided(shape, stride)
+
+
+def _signature(node):
+    def describe(arg):
+        if isinstance(arg, torch.fx.Node):
+            val = _tensor_val(arg)
+            return ("tensor", tuple(val.shape), tuple(val.stride()),
+                    str(val.dtype), str(val.device))
+        if isinstance(arg, (list, tuple)):
+            return tuple(describe(a) for a in arg)
+        return repr(arg)
+    return (str(node.target), describe(node.args),
+            tuple(sorted((k, describe(v)) for k, v in node.kwargs.items())))
+
+
+def storage_of(tensor):
+    """(data pointer, bytes) of the storage under `tensor`."""
+    if hasattr(tensor, "untyped_storage"):  # PyTorch 2.x
+        storage = tensor.untyped_storage()
+    else:  # PyTorch 1.13
+        storage = tensor.storage()
+    return storage.data_ptr(), storage.nbytes()
+
+
+def _result_bytes(result):
+    tensors = result if isinstance(result, (list, tuple)) else [result]
+    return sum(dict(storage_of(t) for t in tensors
+                    if isinstance(t, torch.Tensor)).values())
+
+
+def event_times_ns(event):
+    """(start, end) of a kineto event in ns: 2.x has start_ns/duration_ns,
+    1.13 start_us/duration_us."""
+    if hasattr(event, "start_ns"):
+        return event.start_ns(), event.start_ns() + event.duration_ns()
+    return event.start_us() * 1000, (event.start_us() + event.duration_us()) * 1000
+
+
+def _real_tensors():
+    """A context in which factories make real tensors: partition runs inside
+    AOTAutograd's compilation, whose fake-tensor mode may be active."""
+    try:
+        from torch._subclasses.fake_tensor import unset_fake_temporarily
+    except ImportError:  # PyTorch 1.13: no ambient fake mode
+        return contextlib.nullcontext()
+    return unset_fake_temporarily()
+
+
+class _Call:
+    """One distinct call of a graph node, runnable on synthetic inputs."""
+
+    def __init__(self, node):
+        self.node = node
+        self.device = None
+        for arg in node.all_input_nodes:
+            val = _tensor_val(arg)
+            if val is None:
+                raise _NotRunnable
+            if self.device not in (None, val.device):
+                raise _NotRunnable
+            self.device = val.device
+        if self.device is None:
+            self.device = torch.device("cpu")
+        if self.device.type not in ("cpu", "cuda"):
+            raise _NotRunnable
+
+    def run(self, around):
+        """Runs the node on fresh inputs inside `around()`; returns the
+        bytes of its results, or None when the kernel rejects the inputs."""
+        try:
+            inputs = {arg: _synthetic(_tensor_val(arg))
+                      for arg in self.node.all_input_nodes}
+        except RuntimeError:
+            return None
+        args = torch.fx.node.map_arg(self.node.args, inputs.__getitem__)
+        kwargs = torch.fx.node.map_arg(self.node.kwargs, inputs.__getitem__)
+        try:
+            with around():
+                result = self.node.target(*args, **kwargs)
+        except Exception:  # noqa: BLE001 - synthetic inputs a kernel rejects
+            return None
+        return _result_bytes(result)
+
+
+class _NotRunnable(Exception):
+    pass
+
+
+def _cpu_workspaces(calls):
+    """{index: workspace} of CPU calls, in one profiler session: each call
+    runs inside its own record_function range, and its high-water mark is
+    taken from the allocation events inside the range."""
+    results = {}
+    with profile(activities=[ProfilerActivity.CPU],
+                 profile_memory=True) as prof:
+        for index, call in enumerate(calls):
+            # A first call may allocate what later ones reuse (a kernel
+            # library's primitive cache, prepacked weights): measure the
+            # second, as a training step's calls are.
+            if call.run(contextlib.nullcontext) is None:
+                continue
+            results[index] = call.run(
+                lambda: record_function(f"{_TAG}{index}"))
+    ranges, memory = {}, []
+    for event in prof.profiler.kineto_results.events():
+        start, end = event_times_ns(event)
+        if event.name() == "[memory]":
+            memory.append((start, event.nbytes()))
+        elif event.name().startswith(_TAG):
+            ranges[int(event.name()[len(_TAG):])] = (start, end)
+    memory.sort(key=lambda m: m[0])  # stable: ties keep the recorded order
+    workspaces = {}
+    for index, (start, end) in ranges.items():
+        if results.get(index) is None:
+            continue
+        live = high = 0
+        for time_ns, nbytes in memory:
+            if time_ns < start:
+                continue
+            if time_ns > end:
+                break
+            live += nbytes
+            high = max(high, live)
+        workspaces[index] = max(0, high - results[index])
+    return workspaces
+
+
+def _cuda_workspace(call):
+    device = call.device
+    if call.run(contextlib.nullcontext) is None:  # warm-up, as on the CPU
+        return None
+    torch.cuda.synchronize(device)
+    before = torch.cuda.memory_allocated(device)
+    torch.cuda.reset_peak_memory_stats(device)
+    result_bytes = call.run(contextlib.nullcontext)
+    torch.cuda.synchronize(device)
+    if result_bytes is None:
+        return None
+    high = torch.cuda.max_memory_allocated(device) - before
+    return max(0, high - result_bytes)
+
+
+def profile_workspace(graph: torch.fx.Graph):
+    """{node name: workspace bytes > 0} for the call_function nodes of
+    `graph` (see the module docstring)."""
+    calls, index_of, nodes_of = [], {}, {}
+    for node in graph.nodes:
+        if node.op != "call_function" or node.target is operator.getitem or \
+                _packet(node) in _SKIPPED_PACKETS:
+            continue
+        try:
+            key = _signature(node)
+            if key not in index_of:
+                call = _Call(node)
+                index_of[key] = len(calls)
+                calls.append(call)
+        except (AttributeError, _NotRunnable):
+            continue
+        nodes_of.setdefault(index_of[key], []).append(node.name)
+    workspaces = {}
+    gc.collect()
+    with _real_tensors(), torch.no_grad():
+        cpu = [i for i, c in enumerate(calls) if c.device.type == "cpu"]
+        for position, workspace in _cpu_workspaces(
+                [calls[i] for i in cpu]).items():
+            workspaces[cpu[position]] = workspace
+        for index, call in enumerate(calls):
+            if call.device.type == "cuda":
+                workspaces[index] = _cuda_workspace(call)
+    return {name: workspaces[index]
+            for index, names in nodes_of.items() if workspaces.get(index)
+            for name in names}
