@@ -120,23 +120,27 @@ func.func @dropout(%x: tensor<2x8xf32>, %seed: tensor<i64>, %offset: tensor<i64>
 
 // -----
 
-// conv2d pads with tensor.pad and correlates over (n, k, oh, ow) in
-// parallel and (c, r, s) in loops; the input index carries stride 2 and the
-// group's channel offset ((k floordiv 2) * 2 + c).
+// conv2d correlates over (n, k, oh, ow) in parallel and (c, r, s) in
+// loops, reading the input at padded coordinates without a padded copy
+// (zero where a tap falls in the padding); the input index carries stride 2
+// and the group's channel offset ((k floordiv 2) * 2 + c).
 // CHECK-LABEL: func.func @conv2d_grouped
-// CHECK-SAME: (%{{.*}}: tensor<1x4x8x8xf32>, %[[W:.*]]: tensor<4x2x3x3xf32>)
-// CHECK: %[[PADDED:.*]] = tensor.pad %{{.*}} low[0, 0, 1, 1] high[0, 0, 1, 1]
-// CHECK: tensor<1x4x10x10xf32>
+// CHECK-SAME: (%[[X:.*]]: tensor<1x4x8x8xf32>, %[[W:.*]]: tensor<4x2x3x3xf32>)
+// CHECK-NOT: tensor.pad
 // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(%{{.*}} : tensor<1x4x4x4xf32>)
 // CHECK: %[[N:.*]] = linalg.index 0 : index
 // CHECK: %[[K:.*]] = linalg.index 1 : index
 // CHECK: scf.for %[[C:.*]] = %{{.*}} to %{{.*}} step
 // CHECK: scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step
 // CHECK: scf.for %[[S:.*]] = %{{.*}} to %{{.*}} step
-// CHECK: arith.divsi %{{.*}}, %{{.*}} : index
-// CHECK: %[[CHANNEL:.*]] = arith.addi %{{.*}}, %[[C]] : index
-// CHECK: tensor.extract %[[PADDED]][%[[N]], %[[CHANNEL]], %{{.*}}, %{{.*}}] : tensor<1x4x10x10xf32>
 // CHECK: tensor.extract %[[W]][%[[K]], %[[C]], %[[R]], %[[S]]] : tensor<4x2x3x3xf32>
+// CHECK: arith.divsi %[[K]], %{{.*}} : index
+// CHECK: %[[CHANNEL:.*]] = arith.addi %{{.*}}, %[[C]] : index
+// CHECK: arith.cmpi sge
+// CHECK: arith.cmpi slt
+// CHECK: %[[IN:.*]] = tensor.extract %[[X]][%[[N]], %[[CHANNEL]], %{{.*}}, %{{.*}}] : tensor<1x4x8x8xf32>
+// CHECK: arith.select %{{.*}}, %[[IN]], %{{.*}} : f32
+// CHECK-NOT: tensor.pad
 func.func @conv2d_grouped(%x: tensor<1x4x8x8xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<1x4x4x4xf32> {
   %0 = remat.conv2d %x, %w strides = [2, 2] padding = [1, 1] dilation = [1, 1] groups = 2 : (tensor<1x4x8x8xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x4x4xf32>
   return %0 : tensor<1x4x4x4xf32>

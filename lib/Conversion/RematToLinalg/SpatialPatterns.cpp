@@ -63,6 +63,35 @@ struct IndexMath {
     return arith::IndexCastOp::create(b, loc, b.getI64Type(), x);
   }
 
+  /// Element (n, ch, h - padding[0], w - padding[1]) of the NCHW tensor
+  /// `input`, read at coordinates (h, w) of its padded version, and
+  /// `padValue` where those fall in the padding: a padded input without a
+  /// padded copy (the index is clamped, so the read stays in bounds).
+  Value paddedRead(Value input, Value n, Value ch, Value h, Value w,
+                   ArrayRef<int64_t> padding, double padValue) {
+    if (padding[0] == 0 && padding[1] == 0)
+      return tensor::ExtractOp::create(b, loc, input, ValueRange{n, ch, h, w});
+    ArrayRef<int64_t> shape = shapeOf(input);
+    auto inside = [&](Value i, int64_t size) {
+      return both(cmp(arith::CmpIPredicate::sge, i, c(0)),
+                  cmp(arith::CmpIPredicate::slt, i, c(size)));
+    };
+    Value ih = sub(h, c(padding[0])), iw = sub(w, c(padding[1]));
+    Value valid = both(inside(ih, shape[2]), inside(iw, shape[3]));
+    Value x = tensor::ExtractOp::create(
+        b, loc, input,
+        ValueRange{n, ch, select(valid, ih, c(0)), select(valid, iw, c(0))});
+    Value pad = arith::ConstantOp::create(
+        b, loc, FloatAttr::get(elementTypeOf(input), padValue));
+    return select(valid, x, pad);
+  }
+
+  /// Input channel `c` of the group of output channel `k`.
+  Value groupChannel(Value k, Value ch, int64_t groups, int64_t kg,
+                     int64_t cg) {
+    return groups == 1 ? ch : add(mul(div(k, c(kg)), c(cg)), ch);
+  }
+
   /// The output position `o` of a strided window whose tap `tap` reads
   /// input position `in` (`o * stride + tap * dilation - pad = in`), and
   /// whether it exists (divisible, inside [0, outSize)). `o` is clamped to
@@ -120,17 +149,6 @@ struct ConvShape {
   }
 };
 
-/// Map of the padded input of a convolution: (n, channel, spatial...) with
-/// `k`, `c`, `oh`, `ow`, `r`, `s` the loop expressions.
-AffineMap convInputMap(LoweringBuilder &lb, unsigned rank, const ConvShape &cs,
-                       AffineExpr n, AffineExpr k, AffineExpr c, AffineExpr oh,
-                       AffineExpr ow, AffineExpr r, AffineExpr s,
-                       ArrayRef<int64_t> strides, ArrayRef<int64_t> dilation) {
-  AffineExpr channel = cs.groups == 1 ? c : k.floorDiv(cs.kg) * cs.cg + c;
-  return lb.map(rank, {n, channel, oh * strides[0] + r * dilation[0],
-                       ow * strides[1] + s * dilation[1]});
-}
-
 class Conv2dPattern : public OpConversionPattern<Conv2dOp> {
 public:
   using OpConversionPattern::OpConversionPattern;
@@ -142,11 +160,11 @@ public:
     auto type = cast<RankedTensorType>(op.getType());
     ConvShape cs(shapeOf(adaptor.getInput()), shapeOf(adaptor.getWeight()),
                  type.getShape(), op.getGroups());
-    Value padded =
-        padSpatial(rewriter, loc, adaptor.getInput(), op.getPadding(), 0.0);
+    Value input = adaptor.getInput();
+    SmallVector<int64_t> strides(op.getStrides()), padding(op.getPadding()),
+        dilation(op.getDilation());
     // Loops: n, k, oh, ow, c, r, s.
-    AffineExpr n = lb.dim(0), k = lb.dim(1), oh = lb.dim(2), ow = lb.dim(3),
-               c = lb.dim(4), r = lb.dim(5), s = lb.dim(6);
+    AffineExpr k = lb.dim(1), c = lb.dim(4), r = lb.dim(5), s = lb.dim(6);
     Value bias = adaptor.getBias();
     auto addBias = [&](OpBuilder &b, Location l, Value acc,
                        ValueRange outputIndices) -> Value {
@@ -155,13 +173,19 @@ public:
     };
     Value result = lb.reduce(
         {cs.n, cs.k, cs.oh, cs.ow, cs.cg, cs.r, cs.s}, {4, 5, 6},
-        ReduceKind::Sum, {padded, adaptor.getWeight()},
-        {convInputMap(lb, 7, cs, n, k, c, oh, ow, r, s, op.getStrides(),
-                      op.getDilation()),
-         lb.map(7, {k, c, r, s})},
-        [](OpBuilder &b, Location l, ValueRange args, ValueRange) -> Value {
-          return arith::MulFOp::create(b, l, f(b, l, args[0]),
-                                       f(b, l, args[1]));
+        ReduceKind::Sum, {adaptor.getWeight()}, {lb.map(7, {k, c, r, s})},
+        [&](OpBuilder &b, Location l, ValueRange args,
+            ValueRange indices) -> Value {
+          IndexMath im{b, l, indices};
+          Value h = im.add(im.mul(im.loop(2), im.c(strides[0])),
+                           im.mul(im.loop(5), im.c(dilation[0])));
+          Value w = im.add(im.mul(im.loop(3), im.c(strides[1])),
+                           im.mul(im.loop(6), im.c(dilation[1])));
+          Value x = im.paddedRead(
+              input, im.loop(0),
+              im.groupChannel(im.loop(1), im.loop(4), cs.groups, cs.kg, cs.cg),
+              h, w, padding, 0.0);
+          return arith::MulFOp::create(b, l, f(b, l, x), f(b, l, args[0]));
         },
         type.getElementType(), bias ? EpilogueFn(addBias) : EpilogueFn());
     rewriter.replaceOp(op, result);
@@ -229,20 +253,26 @@ public:
     Value grad = adaptor.getGrad();
     ConvShape cs(shapeOf(adaptor.getInput()), type.getShape(), shapeOf(grad),
                  op.getGroups());
-    Value padded =
-        padSpatial(rewriter, loc, adaptor.getInput(), op.getPadding(), 0.0);
+    Value input = adaptor.getInput();
+    SmallVector<int64_t> strides(op.getStrides()), padding(op.getPadding()),
+        dilation(op.getDilation());
     // Loops: k, c, r, s, n, oh, ow.
-    AffineExpr k = lb.dim(0), c = lb.dim(1), r = lb.dim(2), s = lb.dim(3),
-               n = lb.dim(4), oh = lb.dim(5), ow = lb.dim(6);
+    AffineExpr k = lb.dim(0), n = lb.dim(4), oh = lb.dim(5), ow = lb.dim(6);
     Value gradWeight = lb.reduce(
         {cs.k, cs.cg, cs.r, cs.s, cs.n, cs.oh, cs.ow}, {4, 5, 6},
-        ReduceKind::Sum, {grad, padded},
-        {lb.map(7, {n, k, oh, ow}),
-         convInputMap(lb, 7, cs, n, k, c, oh, ow, r, s, op.getStrides(),
-                      op.getDilation())},
-        [](OpBuilder &b, Location l, ValueRange args, ValueRange) -> Value {
-          return arith::MulFOp::create(b, l, f(b, l, args[0]),
-                                       f(b, l, args[1]));
+        ReduceKind::Sum, {grad}, {lb.map(7, {n, k, oh, ow})},
+        [&](OpBuilder &b, Location l, ValueRange args,
+            ValueRange indices) -> Value {
+          IndexMath im{b, l, indices};
+          Value h = im.add(im.mul(im.loop(5), im.c(strides[0])),
+                           im.mul(im.loop(2), im.c(dilation[0])));
+          Value w = im.add(im.mul(im.loop(6), im.c(strides[1])),
+                           im.mul(im.loop(3), im.c(dilation[1])));
+          Value x = im.paddedRead(
+              input, im.loop(4),
+              im.groupChannel(im.loop(0), im.loop(1), cs.groups, cs.kg, cs.cg),
+              h, w, padding, 0.0);
+          return arith::MulFOp::create(b, l, f(b, l, args[0]), f(b, l, x));
         },
         type.getElementType());
     rewriter.replaceOp(op, gradWeight);
@@ -408,9 +438,7 @@ public:
     SmallVector<int64_t> kernel(op.getKernel()), strides(op.getStrides()),
         padding(op.getPadding());
     bool countIncludePad = op.getCountIncludePad();
-    Value padded = padSpatial(rewriter, loc, adaptor.getInput(), padding, 0.0);
-    AffineExpr n = lb.dim(0), c = lb.dim(1), oh = lb.dim(2), ow = lb.dim(3),
-               kr = lb.dim(4), ks = lb.dim(5);
+    Value input = adaptor.getInput();
     ArrayRef<int64_t> out = type.getShape();
     auto divide = [&](OpBuilder &b, Location l, Value sum,
                       ValueRange outputIndices) -> Value {
@@ -421,10 +449,14 @@ public:
     };
     Value result = lb.reduce(
         {out[0], out[1], out[2], out[3], kernel[0], kernel[1]}, {4, 5},
-        ReduceKind::Sum, {padded},
-        {lb.map(6, {n, c, oh * strides[0] + kr, ow * strides[1] + ks})},
-        [](OpBuilder &b, Location l, ValueRange args, ValueRange) {
-          return f(b, l, args[0]);
+        ReduceKind::Sum, {}, {},
+        [&](OpBuilder &b, Location l, ValueRange, ValueRange indices) -> Value {
+          IndexMath im{b, l, indices};
+          Value h = im.add(im.mul(im.loop(2), im.c(strides[0])), im.loop(4));
+          Value w = im.add(im.mul(im.loop(3), im.c(strides[1])), im.loop(5));
+          return f(
+              b, l,
+              im.paddedRead(input, im.loop(0), im.loop(1), h, w, padding, 0.0));
         },
         type.getElementType(), divide);
     rewriter.replaceOp(op, result);
