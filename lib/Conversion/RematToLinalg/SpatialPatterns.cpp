@@ -19,6 +19,7 @@
 #include "remat/Dialect/Remat/IR/RematOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -109,27 +110,6 @@ struct IndexMath {
     return {select(valid, origin, c(0)), valid};
   }
 };
-
-/// Pads the two spatial dimensions of an NCHW tensor by `padding` on each
-/// side with `value`.
-Value padSpatial(OpBuilder &b, Location loc, Value input,
-                 ArrayRef<int64_t> padding, double value) {
-  if (padding[0] == 0 && padding[1] == 0)
-    return input;
-  ArrayRef<int64_t> shape = shapeOf(input);
-  Type elementType = elementTypeOf(input);
-  SmallVector<int64_t> paddedShape(shape);
-  paddedShape[2] += 2 * padding[0];
-  paddedShape[3] += 2 * padding[1];
-  SmallVector<OpFoldResult> low{b.getIndexAttr(0), b.getIndexAttr(0),
-                                b.getIndexAttr(padding[0]),
-                                b.getIndexAttr(padding[1])};
-  Value padValue =
-      arith::ConstantOp::create(b, loc, FloatAttr::get(elementType, value));
-  return tensor::PadOp::create(b, loc,
-                               RankedTensorType::get(paddedShape, elementType),
-                               input, low, low, padValue);
-}
 
 //===----------------------------------------------------------------------===//
 // Convolution
@@ -293,53 +273,67 @@ public:
     Location loc = op.getLoc();
     LoweringBuilder lb(rewriter, loc);
     auto type = cast<RankedTensorType>(op.getResult().getType());
-    ArrayRef<int64_t> inputShape = shapeOf(adaptor.getInput());
-    ArrayRef<int64_t> out = type.getShape();
+    Value input = adaptor.getInput();
+    int64_t width = shapeOf(input)[3];
     SmallVector<int64_t> kernel(op.getKernel()), strides(op.getStrides()),
         padding(op.getPadding());
-    Value padded = padSpatial(rewriter, loc, adaptor.getInput(), padding,
-                              -std::numeric_limits<double>::infinity());
-    int64_t width = inputShape[3];
-    // Loops: n, c, oh, ow, kr, ks.
-    AffineExpr n = lb.dim(0), c = lb.dim(1), oh = lb.dim(2), ow = lb.dim(3),
-               kr = lb.dim(4), ks = lb.dim(5);
-    SmallVector<int64_t> outShape(out);
-    Value maxInit = lb.filled(outShape, rewriter.getF32Type(),
-                              -std::numeric_limits<double>::infinity());
-    Value indexInit = lb.filled(outShape, rewriter.getI64Type(), 0);
-    Value window = lb.empty({kernel[0], kernel[1]}, rewriter.getF32Type());
-    AffineMap outMap = lb.select(6, {0, 1, 2, 3});
+    SmallVector<int64_t> out(type.getShape());
+    double negInf = -std::numeric_limits<double>::infinity();
+    // One thread per output element (n, c, oh, ow): the window's maximum
+    // (in f32) and its flat input index carried through loops over the taps
+    // (kr, ks), as lb.reduce carries a sum; padding reads -inf.
     SmallVector<utils::IteratorType> iterators(4,
                                                utils::IteratorType::parallel);
-    iterators.append(2, utils::IteratorType::reduction);
     SmallVector<Value> results = lb.generic(
-        {padded, window},
-        {lb.map(6, {n, c, oh * strides[0] + kr, ow * strides[1] + ks}),
-         lb.select(6, {4, 5})},
-        {maxInit, indexInit}, {outMap, outMap}, iterators,
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          IndexMath im{b, l};
-          Value x = f(b, l, args[0]);
-          Value current = args[2], currentIndex = args[3];
-          // PyTorch's rule: a larger value or a NaN takes the place.
-          Value larger = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT,
-                                               x, current);
-          Value isNan =
-              arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, x, x);
-          Value take = arith::OrIOp::create(b, l, larger, isNan);
-          Value h =
-              im.sub(im.add(im.mul(im.loop(2), im.c(strides[0])), im.loop(4)),
-                     im.c(padding[0]));
-          Value w =
-              im.sub(im.add(im.mul(im.loop(3), im.c(strides[1])), im.loop(5)),
-                     im.c(padding[1]));
-          Value flat = im.toI64(im.add(im.mul(h, im.c(width)), w));
-          return SmallVector<Value>{im.select(take, x, current),
-                                    im.select(take, flat, currentIndex)};
+        {}, {},
+        {lb.empty(out, type.getElementType()),
+         lb.empty(out, rewriter.getI64Type())},
+        {lb.identity(4), lb.identity(4)}, iterators,
+        [&](OpBuilder &b, Location l, ValueRange) {
+          SmallVector<Value> indices;
+          for (unsigned d = 0; d < 4; ++d)
+            indices.push_back(linalg::IndexOp::create(b, l, d));
+          IndexMath im{b, l, indices};
+          Value initial[] = {lb.f32(b, negInf), lb.i64(b, 0)};
+          auto rows = scf::ForOp::create(
+              b, l, im.c(0), im.c(kernel[0]), im.c(1), initial,
+              [&](OpBuilder &rb, Location rl, Value kr, ValueRange outer) {
+                auto taps = scf::ForOp::create(
+                    rb, rl, im.c(0), im.c(kernel[1]), im.c(1), outer,
+                    [&](OpBuilder &tb, Location tl, Value ks,
+                        ValueRange carried) {
+                      IndexMath tm{tb, tl, indices};
+                      Value h =
+                          tm.add(tm.mul(indices[2], tm.c(strides[0])), kr);
+                      Value w =
+                          tm.add(tm.mul(indices[3], tm.c(strides[1])), ks);
+                      Value x = f(tb, tl,
+                                  tm.paddedRead(input, indices[0], indices[1],
+                                                h, w, padding, negInf));
+                      Value current = carried[0], currentIndex = carried[1];
+                      // PyTorch's rule: a larger value or a NaN takes the
+                      // place.
+                      Value larger = arith::CmpFOp::create(
+                          tb, tl, arith::CmpFPredicate::OGT, x, current);
+                      Value isNan = arith::CmpFOp::create(
+                          tb, tl, arith::CmpFPredicate::UNO, x, x);
+                      Value take = arith::OrIOp::create(tb, tl, larger, isNan);
+                      Value flat = tm.toI64(tm.add(
+                          tm.mul(tm.sub(h, tm.c(padding[0])), tm.c(width)),
+                          tm.sub(w, tm.c(padding[1]))));
+                      scf::YieldOp::create(
+                          tb, tl,
+                          ValueRange{tm.select(take, x, current),
+                                     tm.select(take, flat, currentIndex)});
+                    });
+                scf::YieldOp::create(rb, rl, taps.getResults());
+              });
+          return SmallVector<Value>{
+              LoweringBuilder::fromF32(b, l, rows.getResult(0),
+                                       type.getElementType()),
+              rows.getResult(1)};
         });
-    rewriter.replaceOp(
-        op,
-        {lb.convertFloatTensor(results[0], type.getElementType()), results[1]});
+    rewriter.replaceOp(op, results);
     return success();
   }
 };
