@@ -79,20 +79,6 @@ Value LoweringBuilder::empty(ArrayRef<int64_t> shape, Type elementType) {
   return tensor::EmptyOp::create(b, loc, shape, elementType);
 }
 
-static TypedAttr scalarAttr(Type type, double value) {
-  if (auto floatType = dyn_cast<FloatType>(type))
-    return FloatAttr::get(floatType, value);
-  return IntegerAttr::get(type, static_cast<int64_t>(value));
-}
-
-Value LoweringBuilder::filled(ArrayRef<int64_t> shape, Type elementType,
-                              double value) {
-  Value scalar =
-      arith::ConstantOp::create(b, loc, scalarAttr(elementType, value));
-  Value init = empty(shape, elementType);
-  return linalg::FillOp::create(b, loc, scalar, init).getResult(0);
-}
-
 SmallVector<Value>
 LoweringBuilder::generic(ArrayRef<Value> inputs, ArrayRef<AffineMap> inputMaps,
                          ArrayRef<Value> inits, ArrayRef<AffineMap> initMaps,
@@ -163,26 +149,28 @@ Value LoweringBuilder::reduce(ArrayRef<int64_t> shape,
             }
             // One scf.for per reduced dimension, the accumulator carried.
             std::function<Value(OpBuilder &, Location, unsigned, Value)> loops =
-                [&](OpBuilder &lb, Location l, unsigned level,
+                [&](OpBuilder &builder, Location l, unsigned level,
                     Value accumulator) -> Value {
               if (level == reducedDims.size()) {
                 SmallVector<Value> args;
                 for (auto [input, inputMap] : llvm::zip(inputs, inputMaps)) {
                   SmallVector<Value> at;
                   for (AffineExpr expr : inputMap.getResults())
-                    at.push_back(
-                        affine::expandAffineExpr(lb, l, expr, indices, {}));
-                  args.push_back(tensor::ExtractOp::create(lb, l, input, at));
+                    at.push_back(affine::expandAffineExpr(builder, l, expr,
+                                                          indices, {}));
+                  args.push_back(
+                      tensor::ExtractOp::create(builder, l, input, at));
                 }
-                Value value = fn(lb, l, args, indices);
+                Value value = fn(builder, l, args, indices);
                 if (kind == ReduceKind::Sum)
-                  return arith::AddFOp::create(lb, l, accumulator, value);
-                return arith::MaximumFOp::create(lb, l, accumulator, value);
+                  return arith::AddFOp::create(builder, l, accumulator, value);
+                return arith::MaximumFOp::create(builder, l, accumulator,
+                                                 value);
               }
               int64_t d = reducedDims[level];
               auto loop = scf::ForOp::create(
-                  lb, l, index(lb, 0), index(lb, shape[d]), index(lb, 1),
-                  ValueRange{accumulator},
+                  builder, l, index(builder, 0), index(builder, shape[d]),
+                  index(builder, 1), ValueRange{accumulator},
                   [&](OpBuilder &body, Location bodyLoc, Value iv,
                       ValueRange carried) {
                     indices[d] = iv;
@@ -201,16 +189,6 @@ Value LoweringBuilder::reduce(ArrayRef<int64_t> shape,
           })
           .front();
   return scalar ? reshape(result, {}) : result;
-}
-
-Value LoweringBuilder::convertFloatTensor(Value tensor, Type elementType) {
-  if (elementTypeOf(tensor) == elementType)
-    return tensor;
-  ArrayRef<int64_t> shape = shapeOf(tensor);
-  return map(shape, elementType, {tensor}, {identity(shape.size())},
-             [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
-               return toF32(nested, nestedLoc, args[0]);
-             });
 }
 
 Value LoweringBuilder::reshape(Value tensor, ArrayRef<int64_t> shape) {

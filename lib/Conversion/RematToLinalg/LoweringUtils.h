@@ -66,9 +66,6 @@ public:
 
   // Tensors.
   mlir::Value empty(llvm::ArrayRef<int64_t> shape, mlir::Type elementType);
-  /// A tensor of `shape` filled with `value` (converted to `elementType`).
-  mlir::Value filled(llvm::ArrayRef<int64_t> shape, mlir::Type elementType,
-                     double value);
 
   /// A general linalg.generic; returns its results.
   llvm::SmallVector<mlir::Value>
@@ -100,10 +97,6 @@ public:
                      llvm::ArrayRef<mlir::Value> inputs,
                      llvm::ArrayRef<mlir::AffineMap> inputMaps, ReduceFn fn,
                      mlir::Type resultType = {}, EpilogueFn epilogue = {});
-
-  /// Converts the elements of a float tensor to `elementType` (no-op when
-  /// equal).
-  mlir::Value convertFloatTensor(mlir::Value tensor, mlir::Type elementType);
 
   /// Reshape keeping row-major order (collapse to 1-D, expand to `shape`).
   mlir::Value reshape(mlir::Value tensor, llvm::ArrayRef<int64_t> shape);
