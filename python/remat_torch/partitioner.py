@@ -21,9 +21,9 @@ for the JSON report), `strict`, `on_infeasible`, `on_plan` and `workspace`.
 Kernel workspace (`workspace`): scratch a kernel allocates and frees while it
 runs (a depthwise `convolution_backward` on the CPU: an input-sized
 temporary) is in no graph value, so by default the predicted peak leaves it
-out. `workspace="profile"` runs each distinct call of the joint graph once
-on synthetic inputs before planning (remat_torch.workspace: about one
-training step's work) and states what each allocated beyond its results as
+out. `workspace="profile"` runs each distinct call of the joint graph twice
+on synthetic inputs before planning (remat_torch.workspace: at most two
+training steps' kernels) and states what each allocated beyond its results as
 `remat.workspace_bytes`, which the planner counts at the op's step; a dict
 {FX node name: bytes} states it directly.
 
