@@ -129,6 +129,19 @@ struct ConvShape {
   }
 };
 
+/// The input element that tap (r, s) of output element (n, k, oh, ow) reads
+/// for input channel `ch` of k's group: zero where it falls in the padding.
+Value convolutionTap(IndexMath &im, Value input, const ConvShape &cs,
+                     ArrayRef<int64_t> strides, ArrayRef<int64_t> dilation,
+                     ArrayRef<int64_t> padding, Value n, Value k, Value ch,
+                     Value oh, Value ow, Value r, Value s) {
+  Value h = im.add(im.mul(oh, im.c(strides[0])), im.mul(r, im.c(dilation[0])));
+  Value w = im.add(im.mul(ow, im.c(strides[1])), im.mul(s, im.c(dilation[1])));
+  return im.paddedRead(input, n,
+                       im.groupChannel(k, ch, cs.groups, cs.kg, cs.cg), h, w,
+                       padding, 0.0);
+}
+
 class Conv2dPattern : public OpConversionPattern<Conv2dOp> {
 public:
   using OpConversionPattern::OpConversionPattern;
@@ -157,14 +170,9 @@ public:
         [&](OpBuilder &b, Location l, ValueRange args,
             ValueRange indices) -> Value {
           IndexMath im{b, l, indices};
-          Value h = im.add(im.mul(im.loop(2), im.c(strides[0])),
-                           im.mul(im.loop(5), im.c(dilation[0])));
-          Value w = im.add(im.mul(im.loop(3), im.c(strides[1])),
-                           im.mul(im.loop(6), im.c(dilation[1])));
-          Value x = im.paddedRead(
-              input, im.loop(0),
-              im.groupChannel(im.loop(1), im.loop(4), cs.groups, cs.kg, cs.cg),
-              h, w, padding, 0.0);
+          Value x = convolutionTap(
+              im, input, cs, strides, dilation, padding, indices[0], indices[1],
+              indices[4], indices[2], indices[3], indices[5], indices[6]);
           return arith::MulFOp::create(b, l, f(b, l, x), f(b, l, args[0]));
         },
         type.getElementType(), bias ? EpilogueFn(addBias) : EpilogueFn());
@@ -244,14 +252,9 @@ public:
         [&](OpBuilder &b, Location l, ValueRange args,
             ValueRange indices) -> Value {
           IndexMath im{b, l, indices};
-          Value h = im.add(im.mul(im.loop(5), im.c(strides[0])),
-                           im.mul(im.loop(2), im.c(dilation[0])));
-          Value w = im.add(im.mul(im.loop(6), im.c(strides[1])),
-                           im.mul(im.loop(3), im.c(dilation[1])));
-          Value x = im.paddedRead(
-              input, im.loop(4),
-              im.groupChannel(im.loop(0), im.loop(1), cs.groups, cs.kg, cs.cg),
-              h, w, padding, 0.0);
+          Value x = convolutionTap(
+              im, input, cs, strides, dilation, padding, indices[4], indices[0],
+              indices[1], indices[5], indices[6], indices[2], indices[3]);
           return arith::MulFOp::create(b, l, f(b, l, args[0]), f(b, l, x));
         },
         type.getElementType());
