@@ -55,7 +55,7 @@ What is measured, per configuration:
   storage), the gradients (the joint function's results, live to the end)
   included, parameters, inputs and tangents not, plus the kernel scratch
   of the op at each step: remat's plans are made with
-  `workspace="profile"` (each distinct call of the joint graph run once
+  `workspace="profile"` (each distinct call of the joint graph run twice
   before planning, remat_torch.workspace; `--workspace none` leaves
   scratch out, as before 2026-12). `python -m remat_torch.attribute`
   splits a measured peak into what the graphs' values, the runtime and

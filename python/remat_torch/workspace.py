@@ -22,6 +22,7 @@ them on PyTorch 1.13, which records `tensor_meta` only) or that fail to run
 on synthetic inputs get no workspace: an underestimate, never a failure.
 """
 
+import bisect
 import contextlib
 import gc
 import operator
@@ -30,6 +31,8 @@ import torch
 import torch.fx
 from torch.profiler import ProfilerActivity, profile, record_function
 
+from remat_torch.ops import packet
+
 _TAG = "remat_workspace:"
 
 # Views and splits: no kernel, so no scratch to measure.
@@ -37,12 +40,6 @@ _SKIPPED_PACKETS = {"view", "_unsafe_view", "reshape", "expand", "permute",
                     "t", "transpose", "squeeze", "unsqueeze", "slice",
                     "select", "alias", "detach", "as_strided", "split",
                     "split_with_sizes", "unbind", "getitem"}
-
-
-def _packet(node):
-    target = node.target
-    packet = getattr(target, "overloadpacket", None)
-    return getattr(packet, "__name__", getattr(target, "__name__", str(target)))
 
 
 def _tensor_val(node):
@@ -173,16 +170,15 @@ def _cpu_workspaces(calls):
         elif event.name().startswith(_TAG):
             ranges[int(event.name()[len(_TAG):])] = (start, end)
     memory.sort(key=lambda m: m[0])  # stable: ties keep the recorded order
+    times = [time_ns for time_ns, _ in memory]
     workspaces = {}
     for index, (start, end) in ranges.items():
         if results.get(index) is None:
             continue
         live = high = 0
-        for time_ns, nbytes in memory:
-            if time_ns < start:
-                continue
-            if time_ns > end:
-                break
+        # Only the events inside the range: one scan per call, not per graph.
+        for _, nbytes in memory[bisect.bisect_left(times, start):
+                                bisect.bisect_right(times, end)]:
             live += nbytes
             high = max(high, live)
         workspaces[index] = max(0, high - results[index])
@@ -210,7 +206,7 @@ def profile_workspace(graph: torch.fx.Graph):
     calls, index_of, nodes_of = [], {}, {}
     for node in graph.nodes:
         if node.op != "call_function" or node.target is operator.getitem or \
-                _packet(node) in _SKIPPED_PACKETS:
+                packet(node) in _SKIPPED_PACKETS:
             continue
         try:
             key = _signature(node)
