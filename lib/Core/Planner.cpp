@@ -476,7 +476,7 @@ absl::StatusOr<Plan> budgetPlanWithBound(const PlanContext &context,
     return plan;
   plan->lowerBound = computeTimeLowerBound(
       context, *plan->budgetBytes, context.options.lowerBoundTimeLimitSeconds,
-      context.options.lowerBoundMaxNonzeros);
+      context.options.lowerBoundMaxNonzeros, plan->simulation.totalTimeUs);
   return plan;
 }
 

@@ -325,12 +325,14 @@ absl::StatusOr<Plan> planFromBudgetSchedule(const PlanContext &context,
 /// TimeLowerBound.cpp describes whose activation peak is <= `budgetBytes`:
 /// the evaluate-once bound, raised by the backward-checkpoint LP relaxation
 /// when that has at most `maxNonzeros` coefficients (solved within
-/// `timeLimitSeconds`; 0 skips it). Never above the time of any such
-/// schedule, also when the time limit stops the solver.
+/// `timeLimitSeconds`; 0 skips it) and strengthened by cover inequalities
+/// while `planTimeUs` (the plan's time) is more than 0.1% above it. Never
+/// above the time of any such schedule, also when the time limit stops the
+/// solver.
 TimeLowerBound computeTimeLowerBound(const PlanContext &context,
                                      int64_t budgetBytes,
                                      double timeLimitSeconds,
-                                     int64_t maxNonzeros);
+                                     int64_t maxNonzeros, double planTimeUs);
 
 /// "name" of a value for reasons: its name, its producer's name, or %id.
 std::string displayName(const Graph &graph, ValueId value);

@@ -59,6 +59,16 @@
 //    make it exceed the optimum; a small relative margin covers the
 //    floating-point sums.
 //
+// While the plan at hand is more than 0.1% slower than the bound, up to
+// five rounds of cover inequalities strengthen the memory rows: for a set
+// S of holds at one checkpoint whose bytes exceed what the budget leaves
+// there, sum over S of h <= |S| - 1 holds at every 0/1 point, while the
+// relaxation likes to hold a large value half-way and pay half its replay.
+// Each round adds the covers the current solution violates and re-solves
+// from the last basis (dual simplex); every round's certificate is a valid
+// bound and the largest is reported. VGG16 at 0.9 of the peak: gap 1.01% ->
+// 0.00%; VGG19 at 0.8: 0.79% -> 0.06%.
+//
 // Two reductions keep the program small without weakening it in practice:
 // a forward op gets no column for stages after the last one in which an
 // evaluation of it can feed a read, and a checkpoint whose memory row cannot
@@ -153,13 +163,20 @@ long double dualCertificate(const LinearProgram &program,
   return bound;
 }
 
+/// Rounds of cover inequalities added to the memory rows after the first
+/// solve (each a warm-started dual simplex), while the plan's time is more
+/// than kCoverGap above the bound.
+constexpr int kCoverRounds = 5;
+constexpr long double kCoverGap = 0.001L;
+
 class BoundBuilder {
 public:
   BoundBuilder(const PlanContext &context, int64_t budgetBytes)
       : context_(context), flat_(context.flat),
         constraints_(context.constraints), budgetBytes_(budgetBytes) {}
 
-  TimeLowerBound compute(double timeLimitSeconds, int64_t maxNonzeros) {
+  TimeLowerBound compute(double timeLimitSeconds, int64_t maxNonzeros,
+                         double planTimeUs) {
     analyze();
     TimeLowerBound result;
     result.kind = TimeLowerBound::Kind::EvaluateOnce;
@@ -206,14 +223,26 @@ public:
       result.lpSkipped = true;
       return result;
     }
-    long double certificate =
-        dualCertificate(program_, simplex.dualRowSolution());
     long double magnitude = std::fabs(static_cast<long double>(constant_));
     for (size_t column = 0; column < program_.objective.size(); ++column)
       magnitude +=
           std::fabs(static_cast<long double>(program_.objective[column]));
-    long double lpBound = constant_ + certificate - 1e-9L * magnitude;
+    // Each certificate is valid (for the rows then in the program, all of
+    // them valid for the class), so the largest is reported.
+    auto certify = [&] {
+      return constant_ + dualCertificate(program_, simplex.dualRowSolution()) -
+             1e-9L * magnitude;
+    };
+    long double lpBound = certify();
     result.lpStopped = status != 0;
+    for (int round = 0; round < kCoverRounds && simplex.status() == 0 &&
+                        planTimeUs > lpBound * (1 + kCoverGap);
+         ++round) {
+      if (addViolatedCovers(simplex) == 0)
+        break;
+      simplex.dual();
+      lpBound = std::max(lpBound, certify());
+    }
     if (lpBound > requiredTimeUs_) {
       result.timeUs = static_cast<double>(lpBound);
       result.kind = TimeLowerBound::Kind::BackwardLp;
@@ -222,6 +251,54 @@ public:
   }
 
 private:
+  /// Adds to `program_` and `simplex` the cover inequality of each memory
+  /// row that the current solution violates: for a set S of holds whose
+  /// bytes exceed what the row leaves, at most |S| - 1 of them are 1 in any
+  /// schedule. S is chosen greedily by (1 - h) per byte. Returns how many.
+  int addViolatedCovers(ClpSimplex &simplex) {
+    const double *values = simplex.primalColumnSolution();
+    std::vector<int> starts = {0}, columns;
+    std::vector<double> elements, lower, upper;
+    std::vector<std::pair<double, size_t>> order;
+    std::vector<std::pair<int, double>> terms;
+    for (const MemoryRow &row : memoryRows_) {
+      order.clear();
+      for (size_t i = 0; i < row.terms.size(); ++i)
+        if (values[row.terms[i].first] > 1e-6)
+          order.push_back({(1 - std::min(1.0, values[row.terms[i].first])) /
+                               row.terms[i].second,
+                           i});
+      std::sort(order.begin(), order.end());
+      // The greedy cover, and sum (1 - h) over it: violated below 1.
+      double weight = 0, slack = 0;
+      terms.clear();
+      for (const auto &[ratio, i] : order) {
+        if (weight > row.capacity)
+          break;
+        const auto &[column, bytes] = row.terms[i];
+        terms.push_back({column, 1.0});
+        weight += bytes;
+        slack += 1 - std::min(1.0, values[column]);
+      }
+      if (weight <= row.capacity * (1 + 1e-9) || slack >= 1 - 1e-6)
+        continue;
+      for (const auto &[column, one] : terms) {
+        columns.push_back(column);
+        elements.push_back(one);
+      }
+      starts.push_back(static_cast<int>(columns.size()));
+      const double size = static_cast<double>(terms.size());
+      lower.push_back(-COIN_DBL_MAX);
+      upper.push_back(size - 1);
+      program_.addRow(terms, -COIN_DBL_MAX, size - 1);
+    }
+    const int added = static_cast<int>(lower.size());
+    if (added > 0)
+      simplex.addRows(added, lower.data(), upper.data(), starts.data(),
+                      columns.data(), elements.data());
+    return added;
+  }
+
   /// The storage `value` lives in for this bound: the end of its chain of
   /// aliasing views, stopping at a value a derivation may re-create.
   ValueId keyOf(ValueId value) const {
@@ -575,9 +652,12 @@ private:
       }
     }
     for (int k = 0; k < m; ++k)
-      if (binding[k])
-        program_.addRow(memory[k], -COIN_DBL_MAX,
-                        static_cast<double>(budgetBytes_ - fixed[k]) / scale);
+      if (binding[k]) {
+        const double capacity =
+            static_cast<double>(budgetBytes_ - fixed[k]) / scale;
+        program_.addRow(memory[k], -COIN_DBL_MAX, capacity);
+        memoryRows_.push_back({std::move(memory[k]), capacity});
+      }
     return static_cast<int64_t>(program_.numNonzeros()) <= maxNonzeros;
   }
 
@@ -599,6 +679,11 @@ private:
   double requiredTimeUs_ = 0;
   double constant_ = 0;
   LinearProgram program_;
+  struct MemoryRow {
+    std::vector<std::pair<int, double>> terms;
+    double capacity;
+  };
+  std::vector<MemoryRow> memoryRows_;
 };
 
 } // namespace
@@ -606,9 +691,9 @@ private:
 TimeLowerBound computeTimeLowerBound(const PlanContext &context,
                                      int64_t budgetBytes,
                                      double timeLimitSeconds,
-                                     int64_t maxNonzeros) {
+                                     int64_t maxNonzeros, double planTimeUs) {
   return BoundBuilder(context, budgetBytes)
-      .compute(timeLimitSeconds, maxNonzeros);
+      .compute(timeLimitSeconds, maxNonzeros, planTimeUs);
 }
 
 } // namespace remat::detail

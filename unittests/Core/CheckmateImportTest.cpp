@@ -8,24 +8,14 @@
 #include "remat/Core/CheckmateImport.h"
 #include "remat/Core/Simulator.h"
 
+#include "TestGraphs.h"
+
 #include "gtest/gtest.h"
 
-#include <fstream>
-#include <sstream>
 #include <string>
 
 namespace remat {
 namespace {
-
-absl::StatusOr<Graph> importFile(const std::string &file) {
-  std::ifstream stream(std::string(REMAT_SHARED_DATA_DIR) + "/checkmate/" +
-                       file);
-  if (!stream)
-    return absl::NotFoundError("cannot read " + file);
-  std::stringstream text;
-  text << stream.rdbuf();
-  return importCheckmateJson(text.str());
-}
 
 bool contains(const absl::Status &status, const std::string &text) {
   return std::string(status.message()).find(text) != std::string::npos;
@@ -105,7 +95,7 @@ TEST(CheckmateImportTest, ReproducesThePublishedTopologicalPeaks) {
   CostModel costModel(*getTargetPreset("cpu"));
   for (const Published &expected : published) {
     SCOPED_TRACE(expected.file);
-    absl::StatusOr<Graph> graph = importFile(expected.file);
+    absl::StatusOr<Graph> graph = test::readCheckmateGraph(expected.file);
     ASSERT_TRUE(graph.ok()) << graph.status();
     ASSERT_EQ(graph->numOps(), expected.nodes);
     absl::StatusOr<Classification> phases = classify(*graph);
@@ -136,7 +126,7 @@ TEST(CheckmateImportTest, ImportsTheRandomLayeredGraphs) {
   CostModel costModel(*getTargetPreset("cpu"));
   for (const Published &expected : published) {
     SCOPED_TRACE(expected.file);
-    absl::StatusOr<Graph> graph = importFile(expected.file);
+    absl::StatusOr<Graph> graph = test::readCheckmateGraph(expected.file);
     ASSERT_TRUE(graph.ok()) << graph.status();
     EXPECT_TRUE(graph->validate().ok()) << graph->validate();
     // One sink, the node with id 1, comes last.

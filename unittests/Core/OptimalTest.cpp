@@ -7,7 +7,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "remat/Core/Optimal.h"
-#include "remat/Core/CheckmateImport.h"
 
 #include "PlannerTestUtil.h"
 #include "TestGraphs.h"
@@ -17,16 +16,14 @@
 #include "gtest/gtest.h"
 
 #include <algorithm>
-#include <iomanip>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
-#include <fstream>
+#include <iomanip>
 #include <limits>
 #include <map>
 #include <random>
-#include <sstream>
 #include <string>
 
 namespace remat {
@@ -470,16 +467,6 @@ TEST(OptimalTest, HeuristicsNeverBeatOptimalOnExplicitPhaseGraphs) {
 // Checkmate benchmark graphs (../shared/data/checkmate)
 //===----------------------------------------------------------------------===//
 
-absl::StatusOr<Graph> readCheckmateGraph(const std::string &file) {
-  std::ifstream stream(std::string(REMAT_SHARED_DATA_DIR) + "/checkmate/" +
-                       file);
-  if (!stream)
-    return absl::NotFoundError(absl::StrCat("cannot read ", file));
-  std::stringstream text;
-  text << stream.rdbuf();
-  return importCheckmateJson(text.str());
-}
-
 int64_t topologicalPeak(const Graph &graph, const Classification &phases) {
   Schedule schedule;
   for (OpId op = 0; op < static_cast<OpId>(graph.numOps()); ++op)
@@ -492,7 +479,7 @@ int64_t topologicalPeak(const Graph &graph, const Classification &phases) {
 
 TEST(OptimalTest, Vgg16AtNinetyPercentOfThePeak) {
   absl::StatusOr<Graph> graph =
-      readCheckmateGraph("VGG16_b256_224x224_train.json");
+      test::readCheckmateGraph("VGG16_b256_224x224_train.json");
   ASSERT_TRUE(graph.ok()) << graph.status();
   Classification phases = classifyOrDie(*graph);
   // README: topological peak 15,825,108,992 bytes, B(0.9) = 14,242,598,093.
@@ -518,7 +505,7 @@ TEST(OptimalTest, Vgg16AtNinetyPercentOfThePeak) {
 
 TEST(OptimalTest, Vgg16AtEightyPercentNamesTheSmallestBudget) {
   absl::StatusOr<Graph> graph =
-      readCheckmateGraph("VGG16_b256_224x224_train.json");
+      test::readCheckmateGraph("VGG16_b256_224x224_train.json");
   ASSERT_TRUE(graph.ok()) << graph.status();
   Classification phases = classifyOrDie(*graph);
   // The last op (the gradient of the first conv) reads two values and
@@ -544,7 +531,7 @@ TEST(OptimalTest, Vgg16AtEightyPercentNamesTheSmallestBudget) {
 
 TEST(OptimalTest, TimeLimitGivesDeadlineExceededWithAdvice) {
   absl::StatusOr<Graph> graph =
-      readCheckmateGraph("VGG19_b256_224x224_train.json");
+      test::readCheckmateGraph("VGG19_b256_224x224_train.json");
   ASSERT_TRUE(graph.ok()) << graph.status();
   Classification phases = classifyOrDie(*graph);
   OptimalOptions options;
@@ -603,7 +590,7 @@ TEST(OptimalTest, DISABLED_MeasureSizes) {
               test::buildCheckmateLinearGraph(n), fraction, 300);
   for (const char *file :
        {"VGG16_b256_224x224_train.json", "VGG19_b256_224x224_train.json"}) {
-    absl::StatusOr<Graph> graph = readCheckmateGraph(file);
+    absl::StatusOr<Graph> graph = test::readCheckmateGraph(file);
     ASSERT_TRUE(graph.ok()) << graph.status();
     for (double fraction : {0.9, 0.8})
       measure(file, *graph, fraction, 300);
@@ -611,7 +598,7 @@ TEST(OptimalTest, DISABLED_MeasureSizes) {
   for (const char *file :
        {"MobileNet_b512_224x224_train.json", "ResNet50_b256_224x224_train.json",
         "random_layered_n100.json"}) {
-    absl::StatusOr<Graph> graph = readCheckmateGraph(file);
+    absl::StatusOr<Graph> graph = test::readCheckmateGraph(file);
     ASSERT_TRUE(graph.ok()) << graph.status();
     measure(file, *graph, 0.9, 120);
   }

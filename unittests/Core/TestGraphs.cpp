@@ -6,10 +6,16 @@
 
 #include "TestGraphs.h"
 
+#include "remat/Core/CheckmateImport.h"
+
+#include "absl/strings/str_cat.h"
+
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <random>
+#include <sstream>
 
 namespace remat::test {
 
@@ -556,6 +562,16 @@ Graph buildRandomJointGraph(uint64_t seed, const RandomGraphOptions &options) {
       graph.markOutput(grad[id], OutputRole::Gradient);
   }
   return builder.take();
+}
+
+absl::StatusOr<Graph> readCheckmateGraph(const std::string &file) {
+  std::ifstream stream(std::string(REMAT_SHARED_DATA_DIR) + "/checkmate/" +
+                       file);
+  if (!stream)
+    return absl::NotFoundError(absl::StrCat("cannot read ", file));
+  std::stringstream text;
+  text << stream.rdbuf();
+  return importCheckmateJson(text.str());
 }
 
 } // namespace remat::test

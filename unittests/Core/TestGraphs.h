@@ -12,11 +12,17 @@
 
 #include "remat/Core/Graph.h"
 
+#include "absl/status/statusor.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace remat::test {
+
+/// A graph of ../shared/data/checkmate/ (`file` is its name there),
+/// imported as remat-translate --import-checkmate-json does.
+absl::StatusOr<Graph> readCheckmateGraph(const std::string &file);
 
 /// Checkmate's gen_linear_graph(n): 2n+1 ops of unit cost (fixedTimeUs = 1)
 /// and `unitBytes` bytes each. Ops 0..n-1 are forward, n..2n backward (by
