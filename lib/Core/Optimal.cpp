@@ -41,8 +41,10 @@
 #include <chrono>
 #include <cmath>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace remat {
 
@@ -732,10 +734,13 @@ private:
   Search &search_;
 };
 
-/// `progress`, when set, follows the search (time objectives only).
+/// `progress`, when set, follows the search (time objectives only). With a
+/// `cutoff` (an objective value a known schedule reaches), CBC searches for
+/// cheaper solutions only: Infeasible then means there are none.
 MilpOutcome solveMilp(
     const Problem &problem, const Formulation &formulation, double seconds,
-    const std::function<void(const OptimalProgress &)> &progress = nullptr) {
+    const std::function<void(const OptimalProgress &)> &progress = nullptr,
+    std::optional<double> cutoff = std::nullopt) {
   OsiClpSolverInterface solver;
   formulation.milp.load(solver);
   solver.messageHandler()->setLogLevel(0);
@@ -763,28 +768,33 @@ MilpOutcome solveMilp(
   }
   // Exact: no gap allowed; single-threaded so the search is deterministic.
   std::string secondsText = absl::StrFormat("%.3f", std::max(seconds, 0.001));
-  const char *argv[] = {"remat-optimal",
-                        "-log",
-                        "0",
-                        "-slog",
-                        "0",
-                        "-timeMode",
-                        "elapsed",
-                        "-seconds",
-                        secondsText.c_str(),
-                        "-allowableGap",
-                        "0",
-                        "-ratioGap",
-                        "0",
-                        "-increment",
-                        "1e-10",
-                        "-threads",
-                        "0",
-                        "-solve",
-                        "-quit"};
+  std::string cutoffText = cutoff ? absl::StrFormat("%.17g", *cutoff) : "";
+  std::vector<const char *> argv = {"remat-optimal",
+                                    "-log",
+                                    "0",
+                                    "-slog",
+                                    "0",
+                                    "-timeMode",
+                                    "elapsed",
+                                    "-seconds",
+                                    secondsText.c_str(),
+                                    "-allowableGap",
+                                    "0",
+                                    "-ratioGap",
+                                    "0",
+                                    "-increment",
+                                    "1e-10",
+                                    "-threads",
+                                    "0"};
+  if (cutoff) {
+    argv.push_back("-cutoff");
+    argv.push_back(cutoffText.c_str());
+  }
+  argv.push_back("-solve");
+  argv.push_back("-quit");
   auto start = std::chrono::steady_clock::now();
   CbcMain1(
-      static_cast<int>(sizeof(argv) / sizeof(argv[0])), argv, model,
+      static_cast<int>(argv.size()), argv.data(), model,
       [](CbcModel *, int) { return 0; }, data);
   double elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
@@ -929,6 +939,40 @@ Schedule zeroCostRematerialization(const Problem &problem) {
     appendStep(problem, t, schedule.steps);
   }
   return schedule;
+}
+
+/// The MILP objective of `schedule` (every evaluation at its replay cost, in
+/// the formulation's units) when the MILP can express it: each position
+/// first evaluated in position order, ending its stage; before that, only
+/// re-evaluations the formulation has a column for, in ascending position.
+/// nullopt otherwise.
+std::optional<double> objectiveInClass(const Problem &problem,
+                                       const Formulation &formulation,
+                                       const Schedule &schedule) {
+  if (formulation.microsecondsPerUnit <= 0 || !schedule.derivations.empty())
+    return std::nullopt;
+  int stage = 0, previous = kNone;
+  double us = 0;
+  for (OpId op : schedule.steps) {
+    int pos = problem.position[op];
+    if (pos == kNone) // a folded view: no column, no cost
+      continue;
+    if (stage >= problem.size())
+      return std::nullopt;
+    if (pos == stage) {
+      ++stage;
+      previous = kNone;
+    } else if (pos < stage && pos > previous &&
+               formulation.evaluate[stage][pos] != kNone) {
+      previous = pos;
+    } else {
+      return std::nullopt;
+    }
+    us += problem.costUs[pos];
+  }
+  if (stage != problem.size())
+    return std::nullopt;
+  return us / formulation.microsecondsPerUnit;
 }
 
 /// Builds the result from a schedule and checks it against the simulator.
@@ -1104,8 +1148,36 @@ absl::StatusOr<OptimalSolution> solveOptimal(const Graph &graph,
 
   Formulation formulation = formulate(problem, budgetBytes / problem.unitBytes,
                                       Objective::MinimiseTime);
-  MilpOutcome outcome = solveMilp(
-      problem, formulation, deadline.remainingSeconds(), options.progress);
+  // A known schedule that fits bounds the search from above: CBC then only
+  // looks for cheaper ones, and proves it optimal when there are none.
+  std::optional<double> cutoff;
+  if (options.incumbent)
+    if (std::optional<double> objective =
+            objectiveInClass(problem, formulation, *options.incumbent)) {
+      absl::StatusOr<SimulationResult> simulation =
+          simulate(graph, phases, *options.incumbent, costModel);
+      if (simulation.ok() && simulation->peakBytes <= budgetBytes)
+        cutoff = objective;
+    }
+  MilpOutcome outcome =
+      solveMilp(problem, formulation, deadline.remainingSeconds(),
+                options.progress, cutoff);
+  auto unproven = [&] {
+    return absl::DeadlineExceededError(absl::StrFormat(
+        "`optimal` could not prove a schedule optimal within %g s for a "
+        "budget of %d bytes: %s, raise the time limit, or accept the best "
+        "schedule found (OptimalOptions::acceptSuboptimal)",
+        options.timeLimitSeconds, budgetBytes, tooLargeAdvice(problem)));
+  };
+  if (cutoff && (outcome.kind == MilpOutcome::Kind::Infeasible ||
+                 outcome.kind == MilpOutcome::Kind::NoSolutionInTime)) {
+    // Nothing cheaper than the incumbent: none exists, or none was found.
+    bool proven = outcome.kind == MilpOutcome::Kind::Infeasible;
+    if (!proven && !options.acceptSuboptimal)
+      return unproven();
+    return finish(graph, phases, costModel, problem, *options.incumbent,
+                  budgetBytes, proven);
+  }
   switch (outcome.kind) {
   case MilpOutcome::Kind::Infeasible:
     return infeasibleBudget(graph, phases, costModel, problem, budgetBytes,
@@ -1124,11 +1196,7 @@ absl::StatusOr<OptimalSolution> solveOptimal(const Graph &graph,
     break;
   }
   if (!outcome.provenOptimal && !options.acceptSuboptimal)
-    return absl::DeadlineExceededError(absl::StrFormat(
-        "`optimal` could not prove a schedule optimal within %g s for a "
-        "budget of %d bytes: %s, raise the time limit, or accept the best "
-        "schedule found (OptimalOptions::acceptSuboptimal)",
-        options.timeLimitSeconds, budgetBytes, tooLargeAdvice(problem)));
+    return unproven();
   return finish(graph, phases, costModel, problem, std::move(outcome.schedule),
                 budgetBytes, outcome.provenOptimal, outcome.modelViolation);
 }

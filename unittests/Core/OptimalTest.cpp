@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <ctime>
 #include <iomanip>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <random>
@@ -84,6 +85,51 @@ TEST(OptimalTest, CheckmateLinearGraphOptimaForEveryBudget) {
     EXPECT_DOUBLE_EQ(solution->totalCostUs, optimum);
     EXPECT_DOUBLE_EQ(solution->recomputeCostUs, optimum - 17);
     expectConsistent(graph, phases, *solution, budget);
+  }
+}
+
+TEST(OptimalTest, AnIncumbentOnlyBoundsTheSearch) {
+  // Whatever schedule is passed as the incumbent, the answer is the
+  // published optimum: the optimum itself is returned as proven (CBC finds
+  // nothing cheaper below its cutoff); a costlier one is beaten; one that
+  // does not fit, or that the MILP cannot express, is ignored.
+  Graph graph = test::buildCheckmateLinearGraph(8);
+  Classification phases = classifyOrDie(graph);
+  CostModel costModel = unitCostModel();
+  // (B = 4 is left out: CBC needs seconds there even from the optimum.)
+  const std::map<int64_t, double> published = {{3, 45}, {5, 22}, {6, 21},
+                                               {7, 20}, {8, 19}, {9, 18}};
+  std::map<int64_t, Schedule> optima;
+  for (const auto &[budget, optimum] : published) {
+    absl::StatusOr<OptimalSolution> solution =
+        solveOptimal(graph, phases, budget, costModel, exactOptions());
+    ASSERT_TRUE(solution.ok()) << solution.status();
+    optima[budget] = solution->schedule;
+  }
+  Schedule outOfClass = optima[5];
+  std::reverse(outOfClass.steps.begin(), outOfClass.steps.end());
+  for (const auto &[budget, optimum] : published) {
+    std::vector<std::pair<std::string, Schedule>> incumbents = {
+        {"the optimum", optima[budget]}};
+    if (auto tighter = optima.find(budget); tighter != optima.begin())
+      incumbents.push_back({"a costlier one", std::prev(tighter)->second});
+    // Ignored incumbents leave CBC's whole search: one budget suffices.
+    if (budget == 6) {
+      incumbents.push_back({"out of class", outOfClass});
+      incumbents.push_back({"one that does not fit", optima[budget + 1]});
+    }
+    for (const auto &[what, incumbent] : incumbents) {
+      SCOPED_TRACE(testing::Message()
+                   << "budget " << budget << ", incumbent " << what);
+      OptimalOptions options = exactOptions();
+      options.incumbent = incumbent;
+      absl::StatusOr<OptimalSolution> solution =
+          solveOptimal(graph, phases, budget, costModel, options);
+      ASSERT_TRUE(solution.ok()) << solution.status();
+      EXPECT_TRUE(solution->provenOptimal);
+      EXPECT_DOUBLE_EQ(solution->totalCostUs, optimum);
+      expectConsistent(graph, phases, *solution, budget);
+    }
   }
 }
 

@@ -53,6 +53,14 @@ struct OptimalOptions {
   /// Called from the solver's thread as its search advances (after each
   /// node and each new incumbent), for progress displays; callers rate-limit.
   std::function<void(const OptimalProgress &)> progress;
+  /// A schedule already known to fit the budget (planOptimal passes the
+  /// `budget` strategy's). When it is a schedule of the MILP's class (every
+  /// op first evaluated in position order, re-evaluations of recomputable
+  /// ops only, in position order within a stage) and fits the budget in the
+  /// simulator, CBC searches for cheaper schedules only: when there are
+  /// none, this one is the result, proven optimal; when the time limit
+  /// strikes first, it is the best schedule found. Ignored otherwise.
+  std::optional<Schedule> incumbent;
 };
 
 struct OptimalSolution {
