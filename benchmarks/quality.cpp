@@ -123,10 +123,17 @@ struct Point {
   double tdi = 0;
   double seconds = 0;
   std::string message;
-  /// `budget`: its lower bound as a TDI, the optimality gap and the kind.
+  /// Its lower bound as a TDI, the optimality gap and the kind (`budget`'s
+  /// LP; `optimal`'s MILP bound).
   std::optional<double> boundTdi;
   std::optional<double> gap;
   std::string boundKind;
+  /// An `optimal` plan the time limit left unproven: the best found, with a
+  /// gap to its bound. (With views charged conservatively a finished search
+  /// also leaves a gap: its bound is every op once.)
+  bool unproven() const {
+    return boundKind.find("stopped") != std::string::npos;
+  }
 };
 
 /// The facts every measurement of one graph shares.
@@ -338,6 +345,10 @@ std::string budgetedCell(const Point &point, double timeLimit,
                          int64_t noRecomputePeak) {
   switch (point.status) {
   case Point::Status::Ok:
+    if (timeLimit > 0 && point.unproven())
+      return formatPercent(point.tdi) + " unproven, gap " +
+             formatPercent(*point.gap) + " (" + formatSeconds(point.seconds) +
+             ")";
     return formatPercent(point.tdi) + " (" + formatSeconds(point.seconds) + ")";
   case Point::Status::Infeasible: {
     std::string cell = "infeasible";
@@ -405,7 +416,10 @@ void writeCsvRow(std::ofstream &csv, const std::string &graph, double fraction,
       << static_cast<double>(point.peakBytes) /
              static_cast<double>(context.noRecomputePeak)
       << ',' << point.tdi << ',' << point.seconds << ','
-      << kStatus[static_cast<int>(point.status)] << '\n';
+      << (std::strcmp(strategy, "optimal") == 0 && point.unproven()
+              ? "unproven"
+              : kStatus[static_cast<int>(point.status)])
+      << '\n';
 }
 
 bool parseList(const char *text, std::vector<std::string> &out) {
@@ -569,7 +583,7 @@ int main(int argc, char **argv) {
                              options.optimalTimeLimit);
       std::string gap = "-";
       if (budget.status == Point::Status::Ok &&
-          optimal.status == Point::Status::Ok) {
+          optimal.status == Point::Status::Ok && !optimal.unproven()) {
         // Relative overhead: the budget plan's total time over optimal's.
         double relative = (1 + budget.tdi) / (1 + optimal.tdi) - 1;
         gap = formatPercent(relative);

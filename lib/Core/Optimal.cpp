@@ -662,6 +662,8 @@ struct MilpOutcome {
   double peakUnits = 0;      // the peak column, when minimising it
   std::string solverStatus;  // CBC's status codes, for SolverFailed
   double modelViolation = 0; // how far the solution misses the MILP
+  /// CBC's bound on the objective once it searched a node (time objectives).
+  std::optional<double> boundObjective;
 };
 
 /// Passes CBC's search state to OptimalOptions::progress. CBC solves copies
@@ -706,6 +708,8 @@ private:
     // a long time.
     if (!model.parentModel())
       update(model);
+    if (!progress_)
+      return;
     OptimalProgress progress;
     progress.nodes = search_.earlierNodes + search_.lastNodes;
     if (search_.bestObjective)
@@ -757,8 +761,9 @@ MilpOutcome solveMilp(
   }
   model.setLogLevel(0);
   model.messageHandler()->setLogLevel(0);
+  // The handler also keeps CBC's bound for the result, progress or not.
   ProgressEvents::Search search;
-  if (progress && formulation.microsecondsPerUnit > 0) {
+  if (formulation.microsecondsPerUnit > 0) {
     double baselineUs = 0;
     for (double cost : problem.costUs)
       baselineUs += cost;
@@ -804,6 +809,8 @@ MilpOutcome solveMilp(
   bool outOfTime = model.isSecondsLimitReached() || elapsed >= 0.99 * seconds;
 
   MilpOutcome outcome;
+  if (search.earlierNodes + search.lastNodes > 0)
+    outcome.boundObjective = search.boundObjective;
   const double *solution = model.bestSolution();
   if (!solution) {
     if (outOfTime)
@@ -975,11 +982,24 @@ std::optional<double> objectiveInClass(const Problem &problem,
   return us / formulation.microsecondsPerUnit;
 }
 
+/// CBC's bound on the objective as a total time: the objective charges every
+/// evaluation its replay cost, a first evaluation costs firstCostUs.
+double totalTimeOfObjective(const Problem &problem,
+                            const Formulation &formulation, double objective) {
+  double us = objective * formulation.microsecondsPerUnit;
+  for (int pos = 0; pos < problem.size(); ++pos)
+    us += problem.firstCostUs[pos] - problem.costUs[pos];
+  return us;
+}
+
 /// Builds the result from a schedule and checks it against the simulator.
+/// `boundUs`: a lower bound on the MILP's optimum as a total time, when the
+/// search that found `schedule` has one.
 absl::StatusOr<OptimalSolution>
 finish(const Graph &graph, const Classification &phases,
        const CostModel &costModel, const Problem &problem, Schedule schedule,
-       int64_t budgetBytes, bool provenOptimal, double modelViolation = 0) {
+       int64_t budgetBytes, bool provenOptimal, double modelViolation = 0,
+       std::optional<double> boundUs = std::nullopt) {
   dropUnreadEvaluations(graph, schedule);
   double costUs = 0;
   std::vector<uint8_t> ran(problem.size(), 0);
@@ -1001,7 +1021,7 @@ finish(const Graph &graph, const Classification &phases,
     return absl::DeadlineExceededError(absl::StrFormat(
         "`optimal` found no schedule within %d bytes it could verify before "
         "the time limit (%d ops to schedule); use the `budget` strategy, or "
-        "raise the time limit",
+        "raise the time limit (optimal-time-limit)",
         budgetBytes, problem.size()));
   if (simulation->peakBytes > budgetBytes ||
       std::abs(simulation->totalTimeUs - costUs) > tolerance)
@@ -1020,6 +1040,17 @@ finish(const Graph &graph, const Classification &phases,
   // nothing is recomputed at a cost.
   result.provenOptimal =
       provenOptimal && (!problem.conservativeViews || simulation->recomputeTimeUs == 0);
+  // The bound holds for the simulator's accounting only where the MILP's
+  // memory is the simulator's; every schedule evaluates every op once.
+  double evaluateOnceUs = 0;
+  for (double cost : problem.firstCostUs)
+    evaluateOnceUs += cost;
+  result.lowerBoundUs = std::min(evaluateOnceUs, result.totalCostUs);
+  if (result.provenOptimal)
+    result.lowerBoundUs = result.totalCostUs;
+  else if (boundUs && !problem.conservativeViews)
+    result.lowerBoundUs =
+        std::min(std::max(*boundUs, evaluateOnceUs), result.totalCostUs);
   return result;
 }
 
@@ -1162,9 +1193,14 @@ absl::StatusOr<OptimalSolution> solveOptimal(const Graph &graph,
   MilpOutcome outcome =
       solveMilp(problem, formulation, deadline.remainingSeconds(),
                 options.progress, cutoff);
+  auto bound = [&]() -> std::optional<double> {
+    if (!outcome.boundObjective)
+      return std::nullopt;
+    return totalTimeOfObjective(problem, formulation, *outcome.boundObjective);
+  };
   auto unproven = [&] {
     return absl::DeadlineExceededError(absl::StrFormat(
-        "`optimal` could not prove a schedule optimal within %g s for a "
+        "`optimal` could not prove a schedule optimal within %.3g s for a "
         "budget of %d bytes: %s, raise the time limit, or accept the best "
         "schedule found (OptimalOptions::acceptSuboptimal)",
         options.timeLimitSeconds, budgetBytes, tooLargeAdvice(problem)));
@@ -1175,8 +1211,12 @@ absl::StatusOr<OptimalSolution> solveOptimal(const Graph &graph,
     bool proven = outcome.kind == MilpOutcome::Kind::Infeasible;
     if (!proven && !options.acceptSuboptimal)
       return unproven();
-    return finish(graph, phases, costModel, problem, *options.incumbent,
-                  budgetBytes, proven);
+    absl::StatusOr<OptimalSolution> result =
+        finish(graph, phases, costModel, problem, *options.incumbent,
+               budgetBytes, proven, /*modelViolation=*/0, bound());
+    if (result.ok())
+      result->timedOut = !proven;
+    return result;
   }
   switch (outcome.kind) {
   case MilpOutcome::Kind::Infeasible:
@@ -1184,8 +1224,8 @@ absl::StatusOr<OptimalSolution> solveOptimal(const Graph &graph,
                             deadline);
   case MilpOutcome::Kind::NoSolutionInTime:
     return absl::DeadlineExceededError(absl::StrFormat(
-        "`optimal` found no schedule within %g s for a budget of %d bytes: "
-        "%s, or raise the time limit",
+        "`optimal` found no schedule within %.3g s for a budget of %d bytes: "
+        "%s, or raise the time limit (optimal-time-limit)",
         options.timeLimitSeconds, budgetBytes, tooLargeAdvice(problem)));
   case MilpOutcome::Kind::SolverFailed:
     return absl::InternalError(absl::StrFormat(
@@ -1197,8 +1237,12 @@ absl::StatusOr<OptimalSolution> solveOptimal(const Graph &graph,
   }
   if (!outcome.provenOptimal && !options.acceptSuboptimal)
     return unproven();
-  return finish(graph, phases, costModel, problem, std::move(outcome.schedule),
-                budgetBytes, outcome.provenOptimal, outcome.modelViolation);
+  absl::StatusOr<OptimalSolution> result = finish(
+      graph, phases, costModel, problem, std::move(outcome.schedule),
+      budgetBytes, outcome.provenOptimal, outcome.modelViolation, bound());
+  if (result.ok())
+    result->timedOut = !outcome.provenOptimal;
+  return result;
 }
 
 } // namespace remat

@@ -20,8 +20,9 @@
 #include "absl/strings/strip.h"
 
 #include <array>
-#include <limits>
+#include <chrono>
 #include <cmath>
+#include <limits>
 
 namespace remat {
 
@@ -299,6 +300,8 @@ std::string_view toString(TimeLowerBound::Kind kind) {
     return "evaluate-once";
   case TimeLowerBound::Kind::BackwardLp:
     return "backward-lp";
+  case TimeLowerBound::Kind::Milp:
+    return "milp";
   }
   return "evaluate-once";
 }
@@ -415,6 +418,9 @@ absl::StatusOr<Plan> planOptimal(const PlanContext &context) {
   context.progress.setBudget(budgetBytes);
   OptimalOptions optimalOptions;
   optimalOptions.timeLimitSeconds = options.optimalTimeLimitSeconds;
+  // When the limit strikes, the best schedule found, with its bound (the
+  // report's optimality gap says how far from proven it is).
+  optimalOptions.acceptSuboptimal = true;
   if (options.progress)
     optimalOptions.progress = [&](const OptimalProgress &progress) {
       context.progress.solver(progress.nodes, progress.bestRecomputeTimeUs,
@@ -442,14 +448,29 @@ absl::StatusOr<Plan> planOptimal(const PlanContext &context) {
   PlanContext seedContext{
       graph,       context.flat,      context.phases, context.constraints,
       seedOptions, context.costModel, context.tables, quiet};
+  // The time limit covers both.
+  auto seedStart = std::chrono::steady_clock::now();
   if (absl::StatusOr<StrategyResult> seed = planBudget(seedContext); seed.ok())
     if (absl::StatusOr<Plan> plan = budgetPlan(seedContext, *seed); plan.ok())
       optimalOptions.incumbent = std::move(plan->schedule);
+  optimalOptions.timeLimitSeconds =
+      std::max(1e-3, optimalOptions.timeLimitSeconds -
+                         std::chrono::duration<double>(
+                             std::chrono::steady_clock::now() - seedStart)
+                             .count());
   absl::StatusOr<OptimalSolution> solution = solveOptimal(
       graph, context.phases, budgetBytes, context.costModel, optimalOptions);
   if (!solution.ok())
     return solution.status();
-  return planFromOptimal(context, std::move(*solution), budgetBytes);
+  TimeLowerBound bound;
+  bound.kind = TimeLowerBound::Kind::Milp;
+  bound.timeUs = solution->lowerBoundUs;
+  bound.lpStopped = solution->timedOut;
+  absl::StatusOr<Plan> plan =
+      planFromOptimal(context, std::move(*solution), budgetBytes);
+  if (plan.ok())
+    plan->lowerBound = bound;
+  return plan;
 }
 
 /// `options` with a total budget turned into the activation budget it

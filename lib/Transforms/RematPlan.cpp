@@ -268,6 +268,11 @@ FailureOr<PlanOptions> RematPlanPass::parseOptions(Location loc) {
                           << ": expected a non-negative number of seconds "
                              "(0: the evaluate-once bound alone)";
   options.lowerBoundTimeLimitSeconds = lowerBoundTimeLimit;
+  if (!(optimalTimeLimit > 0) || std::isinf(optimalTimeLimit))
+    return emitError(loc) << "remat-plan: bad option optimal-time-limit="
+                          << optimalTimeLimit.getValue()
+                          << ": expected a positive number of seconds";
+  options.optimalTimeLimitSeconds = optimalTimeLimit;
   return options;
 }
 

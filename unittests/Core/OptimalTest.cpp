@@ -549,6 +549,39 @@ TEST(OptimalTest, Vgg16AtNinetyPercentOfThePeak) {
   EXPECT_LE(looser->totalCostUs, solution->totalCostUs);
 }
 
+TEST(OptimalTest, TheTimeLimitLeavesTheIncumbentWithItsBound) {
+  // VGG16 at 0.9 of its peak: the `budget` plan is the incumbent; CBC gets
+  // a millisecond, far too little to improve on it or to prove it optimal.
+  absl::StatusOr<Graph> graph =
+      test::readCheckmateGraph("VGG16_b256_224x224_train.json");
+  ASSERT_TRUE(graph.ok()) << graph.status();
+  Classification phases = classifyOrDie(*graph);
+  const int64_t budget = 14242598093;
+  PlanOptions planOptions;
+  planOptions.strategy = Strategy::Budget;
+  planOptions.target = *getTargetPreset("cpu");
+  planOptions.budget = MemoryBudget{MemoryBudget::Kind::Bytes, budget, 0};
+  Plan seed = test::planOrDie(*graph, planOptions);
+  OptimalOptions options;
+  options.timeLimitSeconds = 1e-3;
+  options.incumbent = seed.schedule;
+  absl::StatusOr<OptimalSolution> refused =
+      solveOptimal(*graph, phases, budget, unitCostModel(), options);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kDeadlineExceeded);
+
+  options.acceptSuboptimal = true;
+  absl::StatusOr<OptimalSolution> solution =
+      solveOptimal(*graph, phases, budget, unitCostModel(), options);
+  ASSERT_TRUE(solution.ok()) << solution.status();
+  EXPECT_FALSE(solution->provenOptimal);
+  expectConsistent(*graph, phases, *solution, budget);
+  EXPECT_DOUBLE_EQ(solution->totalCostUs, seed.simulation.totalTimeUs);
+  // Every op runs once at least (total cost_cpu 15,500); no more is proven.
+  EXPECT_GE(solution->lowerBoundUs, 15500);
+  EXPECT_LE(solution->lowerBoundUs, solution->totalCostUs);
+}
+
 TEST(OptimalTest, Vgg16AtEightyPercentNamesTheSmallestBudget) {
   absl::StatusOr<Graph> graph =
       test::readCheckmateGraph("VGG16_b256_224x224_train.json");

@@ -265,6 +265,11 @@ TEST(PlannerOptimal, CheckmateLinearGraphThroughThePlanner) {
   plan = test::planOrDie(graph, options);
   EXPECT_DOUBLE_EQ(plan.simulation.totalTimeUs, 22);
   EXPECT_LE(plan.simulation.peakBytes, 5);
+  // Proven optimal: the MILP's bound is the plan's own time.
+  ASSERT_TRUE(plan.lowerBound.has_value());
+  EXPECT_EQ(plan.lowerBound->kind, TimeLowerBound::Kind::Milp);
+  EXPECT_DOUBLE_EQ(plan.lowerBound->timeUs, 22);
+  EXPECT_EQ(plan.optimalityGap(), 0.0);
   int recomputed = 0;
   for (const ValueDecision &decision : plan.decisions)
     recomputed += decision.decision == Decision::Recompute;

@@ -35,9 +35,10 @@ struct OptimalProgress {
 
 struct OptimalOptions {
   /// Wall-clock limit for the solver. When it runs out, the best schedule
-  /// found so far is returned with `provenOptimal = false` if
-  /// `acceptSuboptimal` is set; otherwise (and always when no schedule was
-  /// found) solveOptimal fails with DeadlineExceeded.
+  /// found so far (the incumbent's, if CBC found none better) is returned
+  /// with `provenOptimal = false` and its bound if `acceptSuboptimal` is
+  /// set; otherwise (and always when no schedule was found) solveOptimal
+  /// fails with DeadlineExceeded.
   double timeLimitSeconds = 60;
   bool acceptSuboptimal = false;
   /// Graphs with more ops than this are refused up front: the MILP has
@@ -75,6 +76,13 @@ struct OptimalSolution {
   int64_t peakBytes = 0;
   /// True when the solver proved no schedule is cheaper.
   bool provenOptimal = false;
+  /// A lower bound on the total time of any schedule of the class within
+  /// the budget: totalCostUs when proven optimal; when the time limit struck,
+  /// CBC's bound where the MILP's memory is the simulator's (no
+  /// conservatively charged views); at least one evaluation of every op.
+  double lowerBoundUs = 0;
+  /// The time limit struck before the search ended (acceptSuboptimal).
+  bool timedOut = false;
 };
 
 /// Solves the Checkmate problem for `graph`, for the program remat-partition

@@ -164,7 +164,9 @@ struct PlanOptions {
   /// plus the rate times the recompute time. Unset: the target's
   /// (TargetSpec::exchangeRateBytesPerUs); 0: bytes alone.
   std::optional<double> exchangeRateBytesPerUs;
-  /// Wall-clock limit for `optimal`; it fails cleanly when exceeded.
+  /// Wall-clock limit for `optimal` (remat-plan's optimal-time-limit). When
+  /// it strikes, the plan is the best schedule found (at worst `budget`'s),
+  /// with the MILP's bound as Plan::lowerBound; with none found, an error.
   double optimalTimeLimitSeconds = 60;
   /// Wall-clock limit for the LP relaxation behind `budget`'s lower bound
   /// (Plan::lowerBound), a guard behind its machine-independent iteration
@@ -202,11 +204,14 @@ struct TimeLowerBound {
     EvaluateOnce,
     /// The LP relaxation over backward checkpoints (a dual certificate).
     BackwardLp,
+    /// `optimal`: its MILP's bound (the plan's own time when proven).
+    Milp,
   };
   Kind kind = Kind::EvaluateOnce;
   double timeUs = 0;
   /// The LP's iteration or time limit stopped the solver: the bound is what
-  /// its last dual iterate certifies (still valid, possibly weaker).
+  /// its last dual iterate certifies (still valid, possibly weaker). For
+  /// Milp: `optimal-time-limit` struck, the plan is the best found.
   bool lpStopped = false;
   /// The LP was not solved: too large (PlanOptions::lowerBoundMaxNonzeros)
   /// or no schedule of the class fits (then the plan is outside it, a bug).

@@ -82,6 +82,11 @@ struct RematPipelineOptions
       llvm::cl::desc("budget: seconds for the lower bound's LP (0: the "
                      "evaluate-once bound alone)"),
       llvm::cl::init(10)};
+  Option<double> optimalTimeLimit{
+      *this, "optimal-time-limit",
+      llvm::cl::desc("optimal: seconds for the MILP (then the best plan "
+                     "found, with its bound)"),
+      llvm::cl::init(60)};
   Option<bool> emitRemarks{*this, "emit-remarks",
                            llvm::cl::desc("Emit every decision as a remark"),
                            llvm::cl::init(false)};

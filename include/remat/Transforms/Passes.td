@@ -98,6 +98,11 @@ def RematPlanPass : Pass<"remat-plan", "::mlir::ModuleOp"> {
            "take (it stops earlier at a machine-independent iteration "
            "limit); 0 reports the evaluate-once bound alone, which is "
            "instant">,
+    Option<"optimalTimeLimit", "optimal-time-limit", "double",
+           /*default=*/"60",
+           "optimal: wall-clock seconds for the MILP; when they run out the "
+           "plan is the best schedule found (at worst budget's), with the "
+           "solver's bound as its lower bound and optimality gap">,
     Option<"emitRemarks", "emit-remarks", "bool", /*default=*/"false",
            "Emit every decision as a remark on its op">,
     Option<"progress", "progress", "std::string", /*default=*/"\"auto\"",
