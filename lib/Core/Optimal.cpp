@@ -1045,6 +1045,10 @@ finish(const Graph &graph, const Classification &phases,
   double evaluateOnceUs = 0;
   for (double cost : problem.firstCostUs)
     evaluateOnceUs += cost;
+  // Nothing costs less than every op once: such a schedule is optimal,
+  // whatever the search proved.
+  if (result.totalCostUs <= evaluateOnceUs + tolerance)
+    result.provenOptimal = true;
   result.lowerBoundUs = std::min(evaluateOnceUs, result.totalCostUs);
   if (result.provenOptimal)
     result.lowerBoundUs = result.totalCostUs;
@@ -1180,16 +1184,18 @@ absl::StatusOr<OptimalSolution> solveOptimal(const Graph &graph,
   Formulation formulation = formulate(problem, budgetBytes / problem.unitBytes,
                                       Objective::MinimiseTime);
   // A known schedule that fits bounds the search from above: CBC then only
-  // looks for cheaper ones, and proves it optimal when there are none.
-  std::optional<double> cutoff;
-  if (options.incumbent)
-    if (std::optional<double> objective =
-            objectiveInClass(problem, formulation, *options.incumbent)) {
-      absl::StatusOr<SimulationResult> simulation =
-          simulate(graph, phases, *options.incumbent, costModel);
-      if (simulation.ok() && simulation->peakBytes <= budgetBytes)
-        cutoff = objective;
+  // looks for cheaper ones, and proves it optimal when there are none. One
+  // the MILP cannot express is still the best plan found when CBC finds
+  // nothing cheaper in time.
+  std::optional<double> incumbentUs, cutoff;
+  if (options.incumbent) {
+    absl::StatusOr<SimulationResult> simulation =
+        simulate(graph, phases, *options.incumbent, costModel);
+    if (simulation.ok() && simulation->peakBytes <= budgetBytes) {
+      incumbentUs = simulation->totalTimeUs;
+      cutoff = objectiveInClass(problem, formulation, *options.incumbent);
     }
+  }
   MilpOutcome outcome =
       solveMilp(problem, formulation, deadline.remainingSeconds(),
                 options.progress, cutoff);
@@ -1205,19 +1211,31 @@ absl::StatusOr<OptimalSolution> solveOptimal(const Graph &graph,
         "schedule found (OptimalOptions::acceptSuboptimal)",
         options.timeLimitSeconds, budgetBytes, tooLargeAdvice(problem)));
   };
+  // CBC's bound holds for the MILP's class only: an incumbent outside it
+  // may be cheaper than anything in it, and gets every op once as its bound.
+  auto incumbent = [&](bool proven) {
+    absl::StatusOr<OptimalSolution> result = finish(
+        graph, phases, costModel, problem, *options.incumbent, budgetBytes,
+        proven, /*modelViolation=*/0, cutoff ? bound() : std::nullopt);
+    if (result.ok())
+      result->timedOut = !proven;
+    return result;
+  };
   if (cutoff && (outcome.kind == MilpOutcome::Kind::Infeasible ||
                  outcome.kind == MilpOutcome::Kind::NoSolutionInTime)) {
     // Nothing cheaper than the incumbent: none exists, or none was found.
     bool proven = outcome.kind == MilpOutcome::Kind::Infeasible;
     if (!proven && !options.acceptSuboptimal)
       return unproven();
-    absl::StatusOr<OptimalSolution> result =
-        finish(graph, phases, costModel, problem, *options.incumbent,
-               budgetBytes, proven, /*modelViolation=*/0, bound());
-    if (result.ok())
-      result->timedOut = !proven;
-    return result;
+    return incumbent(proven);
   }
+  // An incumbent outside the MILP's class, and nothing from CBC in time:
+  // the incumbent is the best plan found (if finish() cannot account for
+  // it in the MILP's terms, the time-out stands).
+  if (incumbentUs && !cutoff && options.acceptSuboptimal &&
+      outcome.kind == MilpOutcome::Kind::NoSolutionInTime)
+    if (absl::StatusOr<OptimalSolution> result = incumbent(false); result.ok())
+      return result;
   switch (outcome.kind) {
   case MilpOutcome::Kind::Infeasible:
     return infeasibleBudget(graph, phases, costModel, problem, budgetBytes,
@@ -1242,6 +1260,12 @@ absl::StatusOr<OptimalSolution> solveOptimal(const Graph &graph,
       budgetBytes, outcome.provenOptimal, outcome.modelViolation, bound());
   if (result.ok())
     result->timedOut = !outcome.provenOptimal;
+  // Cut short, CBC's best may cost more than an incumbent it could not
+  // take as its cutoff.
+  if (result.ok() && result->timedOut && incumbentUs &&
+      *incumbentUs < result->totalCostUs)
+    if (absl::StatusOr<OptimalSolution> better = incumbent(false); better.ok())
+      return better;
   return result;
 }
 

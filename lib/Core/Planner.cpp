@@ -465,7 +465,7 @@ absl::StatusOr<Plan> planOptimal(const PlanContext &context) {
   TimeLowerBound bound;
   bound.kind = TimeLowerBound::Kind::Milp;
   bound.timeUs = solution->lowerBoundUs;
-  bound.lpStopped = solution->timedOut;
+  bound.lpStopped = solution->timedOut && !solution->provenOptimal;
   absl::StatusOr<Plan> plan =
       planFromOptimal(context, std::move(*solution), budgetBytes);
   if (plan.ok())

@@ -582,6 +582,43 @@ TEST(OptimalTest, TheTimeLimitLeavesTheIncumbentWithItsBound) {
   EXPECT_LE(solution->lowerBoundUs, solution->totalCostUs);
 }
 
+TEST(OptimalTest, AnIncumbentOutsideTheClassIsTheBestPlanFound) {
+  // random-n100 has no backward phase: `budget` reorders its forward ops,
+  // which the MILP (first evaluations in graph order) cannot express. Cut
+  // short at a millisecond (CBC's root LP still runs to its end, seconds
+  // here), `optimal` used to fail; now its plan is the cheaper of the
+  // incumbent and whatever CBC found, unproven, its bound at least every op
+  // once.
+  absl::StatusOr<Graph> graph =
+      test::readCheckmateGraph("random_layered_n100.json");
+  ASSERT_TRUE(graph.ok()) << graph.status();
+  Classification phases = classifyOrDie(*graph);
+  double evaluateOnceUs = 0;
+  for (OpId op = 0; op < static_cast<OpId>(graph->numOps()); ++op)
+    evaluateOnceUs += graph->op(op).fixedTimeUs.value_or(0);
+  const int64_t budget =
+      static_cast<int64_t>(0.7 * topologicalPeak(*graph, phases));
+  PlanOptions planOptions;
+  planOptions.strategy = Strategy::Budget;
+  planOptions.target = *getTargetPreset("cpu");
+  planOptions.budget = MemoryBudget{MemoryBudget::Kind::Bytes, budget, 0};
+  Plan seed = test::planOrDie(*graph, planOptions);
+  ASSERT_GT(seed.simulation.recomputeTimeUs, 0);
+  OptimalOptions options;
+  options.timeLimitSeconds = 1e-3;
+  options.acceptSuboptimal = true;
+  options.incumbent = seed.schedule;
+  absl::StatusOr<OptimalSolution> solution =
+      solveOptimal(*graph, phases, budget, unitCostModel(), options);
+  ASSERT_TRUE(solution.ok()) << solution.status();
+  expectConsistent(*graph, phases, *solution, budget);
+  EXPECT_TRUE(solution->timedOut);
+  EXPECT_FALSE(solution->provenOptimal);
+  EXPECT_LE(solution->totalCostUs, seed.simulation.totalTimeUs);
+  EXPECT_GE(solution->lowerBoundUs, evaluateOnceUs - 1e-9);
+  EXPECT_LE(solution->lowerBoundUs, solution->totalCostUs);
+}
+
 TEST(OptimalTest, Vgg16AtEightyPercentNamesTheSmallestBudget) {
   absl::StatusOr<Graph> graph =
       test::readCheckmateGraph("VGG16_b256_224x224_train.json");
