@@ -549,6 +549,16 @@ TEST(OptimalTest, Vgg16AtNinetyPercentOfThePeak) {
   EXPECT_LE(looser->totalCostUs, solution->totalCostUs);
 }
 
+/// The `budget` strategy's plan at `budget` bytes, the incumbent the planner
+/// passes to solveOptimal.
+Plan budgetPlan(const Graph &graph, int64_t budget) {
+  PlanOptions options;
+  options.strategy = Strategy::Budget;
+  options.target = *getTargetPreset("cpu");
+  options.budget = MemoryBudget{MemoryBudget::Kind::Bytes, budget, 0};
+  return test::planOrDie(graph, options);
+}
+
 TEST(OptimalTest, TheTimeLimitLeavesTheIncumbentWithItsBound) {
   // VGG16 at 0.9 of its peak: the `budget` plan is the incumbent; CBC gets
   // a millisecond, far too little to improve on it or to prove it optimal.
@@ -557,11 +567,7 @@ TEST(OptimalTest, TheTimeLimitLeavesTheIncumbentWithItsBound) {
   ASSERT_TRUE(graph.ok()) << graph.status();
   Classification phases = classifyOrDie(*graph);
   const int64_t budget = 14242598093;
-  PlanOptions planOptions;
-  planOptions.strategy = Strategy::Budget;
-  planOptions.target = *getTargetPreset("cpu");
-  planOptions.budget = MemoryBudget{MemoryBudget::Kind::Bytes, budget, 0};
-  Plan seed = test::planOrDie(*graph, planOptions);
+  Plan seed = budgetPlan(*graph, budget);
   OptimalOptions options;
   options.timeLimitSeconds = 1e-3;
   options.incumbent = seed.schedule;
@@ -598,11 +604,7 @@ TEST(OptimalTest, AnIncumbentOutsideTheClassIsTheBestPlanFound) {
     evaluateOnceUs += graph->op(op).fixedTimeUs.value_or(0);
   const int64_t budget =
       static_cast<int64_t>(0.7 * topologicalPeak(*graph, phases));
-  PlanOptions planOptions;
-  planOptions.strategy = Strategy::Budget;
-  planOptions.target = *getTargetPreset("cpu");
-  planOptions.budget = MemoryBudget{MemoryBudget::Kind::Bytes, budget, 0};
-  Plan seed = test::planOrDie(*graph, planOptions);
+  Plan seed = budgetPlan(*graph, budget);
   ASSERT_GT(seed.simulation.recomputeTimeUs, 0);
   OptimalOptions options;
   options.timeLimitSeconds = 1e-3;
