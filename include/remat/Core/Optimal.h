@@ -60,7 +60,10 @@ struct OptimalOptions {
   /// ops only, in position order within a stage) and fits the budget in the
   /// simulator, CBC searches for cheaper schedules only: when there are
   /// none, this one is the result, proven optimal; when the time limit
-  /// strikes first, it is the best schedule found. Ignored otherwise.
+  /// strikes first, it is the best schedule found. One that fits but lies
+  /// outside the class is still the best schedule found when CBC has
+  /// nothing cheaper at the limit (its bound then every op once). One that
+  /// does not fit is ignored.
   std::optional<Schedule> incumbent;
 };
 
@@ -81,7 +84,8 @@ struct OptimalSolution {
   /// CBC's bound where the MILP's memory is the simulator's (no
   /// conservatively charged views); at least one evaluation of every op.
   double lowerBoundUs = 0;
-  /// The time limit struck before the search ended (acceptSuboptimal).
+  /// The time limit struck before the search ended (acceptSuboptimal); the
+  /// schedule may still be proven optimal (one evaluation of every op).
   bool timedOut = false;
 };
 
