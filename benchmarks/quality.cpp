@@ -128,12 +128,12 @@ struct Point {
   std::optional<double> boundTdi;
   std::optional<double> gap;
   std::string boundKind;
-  /// An `optimal` plan the time limit left unproven: the best found, with a
-  /// gap to its bound. (With views charged conservatively a finished search
-  /// also leaves a gap: its bound is every op once.)
-  bool unproven() const {
-    return boundKind.find("stopped") != std::string::npos;
-  }
+  /// The solver behind the bound stopped at its limit; for `optimal`, a plan
+  /// the time limit left unproven: the best found, with a gap to its bound.
+  /// (With views charged conservatively a finished search also leaves a
+  /// gap: its bound is every op once.)
+  bool boundStopped = false;
+  bool unproven() const { return boundStopped; }
 };
 
 /// The facts every measurement of one graph shares.
@@ -188,7 +188,8 @@ Point runPlanner(const GraphContext &context, Strategy strategy,
     point.boundTdi = tdiOf(context, plan->lowerBound->timeUs);
     point.gap = plan->optimalityGap();
     point.boundKind = std::string(toString(plan->lowerBound->kind));
-    if (plan->lowerBound->lpStopped)
+    point.boundStopped = plan->lowerBound->lpStopped;
+    if (point.boundStopped)
       point.boundKind += ", stopped";
     if (plan->lowerBound->lpSkipped)
       point.boundKind += ", LP skipped";

@@ -1187,13 +1187,15 @@ absl::StatusOr<OptimalSolution> solveOptimal(const Graph &graph,
   // looks for cheaper ones, and proves it optimal when there are none. One
   // the MILP cannot express is still the best plan found when CBC finds
   // nothing cheaper in time.
+  std::optional<Schedule> known =
+      options.incumbent ? options.incumbent() : std::nullopt;
   std::optional<double> incumbentUs, cutoff;
-  if (options.incumbent) {
+  if (known) {
     absl::StatusOr<SimulationResult> simulation =
-        simulate(graph, phases, *options.incumbent, costModel);
+        simulate(graph, phases, *known, costModel);
     if (simulation.ok() && simulation->peakBytes <= budgetBytes) {
       incumbentUs = simulation->totalTimeUs;
-      cutoff = objectiveInClass(problem, formulation, *options.incumbent);
+      cutoff = objectiveInClass(problem, formulation, *known);
     }
   }
   MilpOutcome outcome =
@@ -1214,9 +1216,9 @@ absl::StatusOr<OptimalSolution> solveOptimal(const Graph &graph,
   // CBC's bound holds for the MILP's class only: an incumbent outside it
   // may be cheaper than anything in it, and gets every op once as its bound.
   auto incumbent = [&](bool proven) {
-    absl::StatusOr<OptimalSolution> result = finish(
-        graph, phases, costModel, problem, *options.incumbent, budgetBytes,
-        proven, /*modelViolation=*/0, cutoff ? bound() : std::nullopt);
+    absl::StatusOr<OptimalSolution> result =
+        finish(graph, phases, costModel, problem, *known, budgetBytes, proven,
+               /*modelViolation=*/0, cutoff ? bound() : std::nullopt);
     if (result.ok())
       result->timedOut = !proven;
     return result;

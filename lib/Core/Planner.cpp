@@ -442,22 +442,22 @@ absl::StatusOr<Plan> planOptimal(const PlanContext &context) {
   // 0.5: ~25 s to find an optimum the budget plan already has, without).
   // Both resolve a fractional budget through the same anchors. The budget
   // search's own progress (its candidates) is not the solver's: it is quiet.
+  // solveOptimal asks for it only when the MILP runs, within its limit.
   PlanOptions seedOptions = options;
   seedOptions.progress = nullptr;
-  ProgressReporter quiet(seedOptions);
-  PlanContext seedContext{
-      graph,       context.flat,      context.phases, context.constraints,
-      seedOptions, context.costModel, context.tables, quiet};
-  // The time limit covers both.
-  auto seedStart = std::chrono::steady_clock::now();
-  if (absl::StatusOr<StrategyResult> seed = planBudget(seedContext); seed.ok())
-    if (absl::StatusOr<Plan> plan = budgetPlan(seedContext, *seed); plan.ok())
-      optimalOptions.incumbent = std::move(plan->schedule);
-  optimalOptions.timeLimitSeconds =
-      std::max(1e-3, optimalOptions.timeLimitSeconds -
-                         std::chrono::duration<double>(
-                             std::chrono::steady_clock::now() - seedStart)
-                             .count());
+  optimalOptions.incumbent = [&]() -> std::optional<Schedule> {
+    ProgressReporter quiet(seedOptions);
+    PlanContext seedContext{
+        graph,       context.flat,      context.phases, context.constraints,
+        seedOptions, context.costModel, context.tables, quiet};
+    absl::StatusOr<StrategyResult> seed = planBudget(seedContext);
+    if (!seed.ok())
+      return std::nullopt;
+    absl::StatusOr<Plan> plan = budgetPlan(seedContext, *seed);
+    if (!plan.ok())
+      return std::nullopt;
+    return std::move(plan->schedule);
+  };
   absl::StatusOr<OptimalSolution> solution = solveOptimal(
       graph, context.phases, budgetBytes, context.costModel, optimalOptions);
   if (!solution.ok())

@@ -122,7 +122,9 @@ TEST(OptimalTest, AnIncumbentOnlyBoundsTheSearch) {
       SCOPED_TRACE(testing::Message()
                    << "budget " << budget << ", incumbent " << what);
       OptimalOptions options = exactOptions();
-      options.incumbent = incumbent;
+      const Schedule &schedule = incumbent; // (C++17 lambdas capture no
+                                            // structured binding)
+      options.incumbent = [&] { return std::optional<Schedule>(schedule); };
       absl::StatusOr<OptimalSolution> solution =
           solveOptimal(graph, phases, budget, costModel, options);
       ASSERT_TRUE(solution.ok()) << solution.status();
@@ -570,7 +572,7 @@ TEST(OptimalTest, TheTimeLimitLeavesTheIncumbentWithItsBound) {
   Plan seed = budgetPlan(*graph, budget);
   OptimalOptions options;
   options.timeLimitSeconds = 1e-3;
-  options.incumbent = seed.schedule;
+  options.incumbent = [&] { return std::optional<Schedule>(seed.schedule); };
   absl::StatusOr<OptimalSolution> refused =
       solveOptimal(*graph, phases, budget, unitCostModel(), options);
   ASSERT_FALSE(refused.ok());
@@ -609,7 +611,7 @@ TEST(OptimalTest, AnIncumbentOutsideTheClassIsTheBestPlanFound) {
   OptimalOptions options;
   options.timeLimitSeconds = 1e-3;
   options.acceptSuboptimal = true;
-  options.incumbent = seed.schedule;
+  options.incumbent = [&] { return std::optional<Schedule>(seed.schedule); };
   absl::StatusOr<OptimalSolution> solution =
       solveOptimal(*graph, phases, budget, unitCostModel(), options);
   ASSERT_TRUE(solution.ok()) << solution.status();

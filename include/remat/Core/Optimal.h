@@ -54,17 +54,19 @@ struct OptimalOptions {
   /// Called from the solver's thread as its search advances (after each
   /// node and each new incumbent), for progress displays; callers rate-limit.
   std::function<void(const OptimalProgress &)> progress;
-  /// A schedule already known to fit the budget (planOptimal passes the
-  /// `budget` strategy's). When it is a schedule of the MILP's class (every
-  /// op first evaluated in position order, re-evaluations of recomputable
-  /// ops only, in position order within a stage) and fits the budget in the
-  /// simulator, CBC searches for cheaper schedules only: when there are
-  /// none, this one is the result, proven optimal; when the time limit
-  /// strikes first, it is the best schedule found. One that fits but lies
+  /// Returns a schedule already known to fit the budget (planOptimal's
+  /// plans with the `budget` strategy). When it is a schedule of the MILP's
+  /// class (every op first evaluated in position order, re-evaluations of
+  /// recomputable ops only, in position order within a stage) and fits the
+  /// budget in the simulator, CBC searches for cheaper schedules only: when
+  /// there are none, this one is the result, proven optimal; when the time
+  /// limit strikes first, it is the best schedule found. One that fits but lies
   /// outside the class is still the best schedule found when CBC has
   /// nothing cheaper at the limit (its bound then every op once). One that
-  /// does not fit is ignored.
-  std::optional<Schedule> incumbent;
+  /// does not fit is ignored. Called only when the MILP is about to be
+  /// solved (not when a shortcut answers or the graph is refused), on the
+  /// time limit's clock.
+  std::function<std::optional<Schedule>()> incumbent;
 };
 
 struct OptimalSolution {
