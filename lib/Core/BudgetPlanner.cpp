@@ -1274,9 +1274,12 @@ absl::Status refineCandidates(const PlanContext &context,
   }
   // Orders of the save-all schedule with lower peaks, each a candidate with
   // nothing recomputed, and the lowest one, when at least 1% of the
-  // save-all peak lower, a descent of its own (with half the work of each
-  // of the others, on top of theirs) whose lowest-peak schedule is
-  // reordered again, recomputations and all.
+  // save-all peak lower, a descent of its own (with half the work of a
+  // descent from the input order) whose lowest-peak schedule is reordered
+  // again, recomputations and all. That descent then replaces those from
+  // the input order: on the random layered graphs of 100 to 1,000 nodes
+  // they won no budget of the plan-quality and peers tables and took
+  // 0.1-1.1 s of the 0.6-2.4 s a plan took.
   const int64_t descentWork = workLimit / static_cast<int64_t>(starts.size());
   const int64_t exactWork =
       kExactRefinementWork / static_cast<int64_t>(starts.size());
@@ -1296,8 +1299,10 @@ absl::Status refineCandidates(const PlanContext &context,
   const size_t reorderedStart = descents.size();
   if (!orders.empty() && orders.back().peakBytes <= saveAllPeak - aimStep)
     descents.emplace_back(0, std::move(orders.back().schedule));
+  const size_t firstDescent =
+      descents.size() > reorderedStart ? reorderedStart : 0;
   context.progress.setStage("refining schedules");
-  for (size_t d = 0; d < descents.size(); ++d) {
+  for (size_t d = firstDescent; d < descents.size(); ++d) {
     const auto &[base, schedule] = descents[d];
     for (bool exactScoring : {true, false}) {
       if (exactScoring ? !exact : !estimated)
