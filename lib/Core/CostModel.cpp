@@ -333,6 +333,7 @@ std::string allFieldNames() {
   for (const NumericField &field : kNumericFields)
     names.push_back(asAbsl(field.key));
   names.push_back("fuses");
+  names.push_back("allocation_granularity");
   return absl::StrJoin(names, ", ");
 }
 
@@ -378,8 +379,8 @@ absl::StatusOr<TargetSpec> parseTargetJson(std::string_view json) {
   // the base is missing.
   std::map<std::string, const JsonField *> byKey;
   for (const JsonField &field : *fields) {
-    bool known =
-        field.key == "name" || field.key == "base" || field.key == "fuses";
+    bool known = field.key == "name" || field.key == "base" ||
+                 field.key == "fuses" || field.key == "allocation_granularity";
     for (const NumericField &numeric : kNumericFields)
       known |= numeric.key == field.key;
     if (!known)
@@ -443,6 +444,17 @@ absl::StatusOr<TargetSpec> parseTargetJson(std::string_view json) {
           "their readers) or 0 (eager execution: one kernel per op)"));
     spec.fusesPointwise = field.number == 1;
   }
+  if (auto it = byKey.find("allocation_granularity"); it != byKey.end()) {
+    const JsonField &field = *it->second;
+    // Up to 1 GiB: a granularity is an allocator's rounding, not a size.
+    if (!(field.number >= 1 && field.number <= double(int64_t(1) << 30)) ||
+        field.number != std::floor(field.number))
+      return absl::InvalidArgumentError(absl::StrCat(
+          where(field), "field \"allocation_granularity\" is ", field.text,
+          "; it must be a whole number of bytes from 1 (no rounding) to "
+          "1073741824, e.g. 512 for PyTorch's CUDA caching allocator"));
+    spec.allocationGranularityBytes = static_cast<int64_t>(field.number);
+  }
   // The rate follows the memory it is derived from, unless given.
   if (!givesExchangeRate)
     spec.exchangeRateBytesPerUs = defaultExchangeRate(spec);
@@ -453,6 +465,14 @@ absl::StatusOr<TargetSpec> parseTargetJson(std::string_view json) {
     spec.name = it->second->text;
   }
   return spec;
+}
+
+int64_t CostModel::allocatedBytes(int64_t bytes) const {
+  const int64_t granularity = target_.allocationGranularityBytes;
+  if (granularity <= 1 || bytes <= 0)
+    return bytes;
+  // Tensor sizes are far below INT64_MAX - 2^30, so this cannot overflow.
+  return (bytes + granularity - 1) / granularity * granularity;
 }
 
 double CostModel::peakFlops(ComputeClass computeClass, DType dtype) const {

@@ -199,9 +199,15 @@ absl::StatusOr<FlatGraph> buildFlat(const Graph &graph,
   // such value is listed by its producer at its position.
   if (check && numProduced != flat.resultIds.size())
     return validateError(graph);
-  if (withTimes)
+  if (withTimes) {
     tables->replayTimeUs = computeReplayTimes(
         graph, *costModel, tables->opTimeUs, &tables->fusesIntoReaders);
+    // The op times read the tensors' bytes (their traffic); memory counts
+    // what the runtime allocates for them.
+    if (costModel->target().allocationGranularityBytes > 1)
+      for (int64_t &bytes : tables->valueBytes)
+        bytes = costModel->allocatedBytes(bytes);
+  }
   return flat;
 }
 

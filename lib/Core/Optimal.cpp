@@ -83,17 +83,18 @@ bool isAliasingView(const GraphOp &op) {
 /// simulated memory: the MILP's schedules fit their budget in the
 /// simulator too, but with views its optimum is the best under this
 /// accounting only.
-int64_t modelledBytes(const Graph &graph, ValueId value) {
+int64_t modelledBytes(const Graph &graph, const CostModel &costModel,
+                      ValueId value) {
   ValueId storage = value;
   for (OpId op = graph.value(storage).producer;
        op != kNoId && isAliasingView(graph.op(op));
        op = graph.value(storage).producer)
     storage = graph.op(op).operands.front();
   if (storage == value)
-    return graph.value(value).type.bytes();
+    return costModel.allocatedBytes(graph.value(value).type.bytes());
   if (graph.value(storage).producer == kNoId)
     return 0;
-  return graph.value(storage).type.bytes();
+  return costModel.allocatedBytes(graph.value(storage).type.bytes());
 }
 
 /// The ops to schedule and the facts the MILP needs about them.
@@ -301,7 +302,7 @@ absl::StatusOr<Problem> buildProblem(const Graph &graph,
       ScheduledValue scheduled;
       scheduled.id = result;
       scheduled.producer = pos;
-      scheduled.bytes = modelledBytes(graph, result);
+      scheduled.bytes = modelledBytes(graph, costModel, result);
       problem.conservativeViews |= isAliasingView(graphOp);
       scheduled.isOutput = value.outputRole != OutputRole::None;
       // An output stays live from its production to the end; evaluating

@@ -63,7 +63,7 @@ SimulationTables buildSimulationTables(const Graph &graph,
   SimulationTables tables;
   tables.valueBytes.reserve(graph.numValues());
   for (const GraphValue &value : graph.values())
-    tables.valueBytes.push_back(value.type.bytes());
+    tables.valueBytes.push_back(costModel.allocatedBytes(value.type.bytes()));
   tables.opTimeUs.reserve(graph.numOps());
   for (size_t op = 0; op < graph.numOps(); ++op)
     tables.opTimeUs.push_back(

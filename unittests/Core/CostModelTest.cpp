@@ -7,6 +7,8 @@
 #include "TestGraphs.h"
 
 #include "remat/Core/CostModel.h"
+#include "remat/Core/Planner.h"
+#include "remat/Core/Simulator.h"
 
 #include "gtest/gtest.h"
 
@@ -81,6 +83,51 @@ TEST(CostModel, JsonErrorsArePrecise) {
       parseTargetJson(R"({"base": "h100", "launch_overhead_us": true})"),
       "not a JSON number or string");
   expectErrorContains(parseTargetJson("[1]"), "expected '{'");
+  for (const char *granularity : {"0", "1.5", "-64", "2e9"})
+    expectErrorContains(parseTargetJson(absl::StrCat(
+                            R"({"base": "h100", )",
+                            R"("allocation_granularity": )", granularity, "}")),
+                        "must be a whole number of bytes from 1");
+}
+
+// Memory counts what the runtime allocates (the tensor's bytes rounded up
+// to the target's granularity); op times keep the tensor's own traffic.
+TEST(CostModel, AllocationGranularityRoundsMemoryNotTraffic) {
+  test::GraphBuilder builder(DType::F32);
+  ValueId x = builder.input("x", {3});
+  ValueId y = builder.op("y", "sigmoid", ComputeClass::Pointwise, {x},
+                         builder.type({3}));
+  ValueId z = builder.op("z", "sigmoid", ComputeClass::Pointwise, {y},
+                         builder.type({16}));
+  Graph graph = builder.take();
+  absl::StatusOr<TargetSpec> pytorch =
+      parseTargetJson(R"({"base": "h100", "allocation_granularity": 512})");
+  ASSERT_TRUE(pytorch.ok()) << pytorch.status();
+  absl::StatusOr<TargetSpec> cpuLowering =
+      parseTargetJson(R"({"base": "cpu", "allocation_granularity": 64})");
+  ASSERT_TRUE(cpuLowering.ok()) << cpuLowering.status();
+  for (std::string_view name : {"h100", "h200", "a100", "mi300x", "cpu"})
+    EXPECT_EQ(getTargetPreset(name)->allocationGranularityBytes, 1);
+  struct Case {
+    TargetSpec target;
+    int64_t yBytes, zBytes;
+  };
+  for (const Case &c : {Case{*getTargetPreset("h100"), 12, 64},
+                        Case{*cpuLowering, 64, 64}, Case{*pytorch, 512, 512}}) {
+    SCOPED_TRACE(c.target.name);
+    CostModel model(c.target);
+    EXPECT_EQ(model.allocatedBytes(0), 0);
+    SimulationTables tables = buildSimulationTables(graph, model);
+    EXPECT_EQ(tables.valueBytes[x], model.allocatedBytes(12));
+    EXPECT_EQ(tables.valueBytes[y], c.yBytes);
+    EXPECT_EQ(tables.valueBytes[z], c.zBytes);
+    // y's op moves 24 bytes whatever the allocator rounds them to.
+    CostModel unrounded(*getTargetPreset("h100"));
+    TargetSpec sameSpeed = *getTargetPreset("h100");
+    sameSpeed.allocationGranularityBytes = c.target.allocationGranularityBytes;
+    EXPECT_EQ(buildSimulationTables(graph, CostModel(sameSpeed)).opTimeUs,
+              buildSimulationTables(graph, unrounded).opTimeUs);
+  }
 }
 
 TEST(CostModel, RooflinePicksTheBindingLimit) {
@@ -125,6 +172,32 @@ TEST(CostModel, RooflinePicksTheBindingLimit) {
             spec.matmulFlopsF32);
   EXPECT_EQ(model.peakFlops(ComputeClass::Pointwise, DType::F64),
             spec.vectorFlopsF64);
+}
+
+// The planner (whose tables come from the flat graph) counts the same
+// rounded bytes as buildSimulationTables: on Checkmate's linear graph of
+// one-byte values, every peak at a 64-byte granularity is 64 times the
+// unrounded one.
+TEST(CostModel, PlansCountAllocatedBytes) {
+  Graph graph = test::buildCheckmateLinearGraph(8);
+  absl::StatusOr<Classification> phases = classify(graph);
+  ASSERT_TRUE(phases.ok()) << phases.status();
+  for (Strategy strategy : {Strategy::SaveAll, Strategy::RecomputeAll}) {
+    PlanOptions options;
+    options.strategy = strategy;
+    absl::StatusOr<Plan> bytes = planRematerialization(graph, options);
+    options.target.allocationGranularityBytes = 64;
+    absl::StatusOr<Plan> allocated = planRematerialization(graph, options);
+    ASSERT_TRUE(bytes.ok() && allocated.ok());
+    EXPECT_GT(bytes->simulation.peakBytes, 0);
+    EXPECT_EQ(allocated->simulation.peakBytes,
+              64 * bytes->simulation.peakBytes);
+    absl::StatusOr<SimulationResult> resimulated =
+        simulate(graph, *phases, allocated->schedule,
+                 buildSimulationTables(graph, CostModel(options.target)));
+    ASSERT_TRUE(resimulated.ok()) << resimulated.status();
+    EXPECT_EQ(resimulated->peakBytes, allocated->simulation.peakBytes);
+  }
 }
 
 } // namespace

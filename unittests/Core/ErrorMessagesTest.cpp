@@ -113,7 +113,8 @@ TEST(ErrorMessages, Target) {
               "valid fields: name, base, matmul_flops_f64, matmul_flops_f32, "
               "matmul_flops_16, matmul_flops_i8, vector_flops_f64, "
               "vector_flops_f32, vector_flops_16, memory_bandwidth, "
-              "launch_overhead_us, exchange_rate, fuses");
+              "launch_overhead_us, exchange_rate, fuses, "
+              "allocation_granularity");
   expectError(parseTargetJson(R"({"base": "tpu"})").status(), kInvalid,
               "target JSON, line 1, column 2: unknown base \"tpu\"; valid "
               "bases: h100, h200, a100, mi300x, cpu");

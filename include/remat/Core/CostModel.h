@@ -34,6 +34,14 @@ struct TargetSpec {
   /// that read them (Inductor, XLA, nvFuser; not eager execution): min-cut
   /// then charges a fused replay its arithmetic alone.
   bool fusesPointwise = true;
+  /// The allocator's granularity: every buffer the runtime allocates takes
+  /// a multiple of this many bytes, and the simulator counts a value's
+  /// bytes rounded up to it. 1 (bytes as the tensor needs them) in every
+  /// preset: the rounding belongs to the runtime's allocator, not to the
+  /// hardware. remat's CPU lowering rounds to 64
+  /// (examples/targets/remat-cpu-lowering.json), PyTorch's CUDA caching
+  /// allocator to 512, XLA's BFC allocator to 256.
+  int64_t allocationGranularityBytes = 1;
 };
 
 /// Presets: "h100", "h200", "a100", "mi300x", "cpu".
@@ -48,15 +56,19 @@ std::string_view allTargetNames();
 /// name, base, matmul_flops_f64, matmul_flops_f32, matmul_flops_16,
 /// matmul_flops_i8, vector_flops_f64, vector_flops_f32, vector_flops_16,
 /// memory_bandwidth (bytes/s), launch_overhead_us, exchange_rate (bytes per
-/// us of recompute time). Without `base` every numeric field is required,
-/// except exchange_rate (defaultExchangeRate of the fields given). Errors
-/// give the line and column.
+/// us of recompute time), fuses (0 or 1), allocation_granularity (a
+/// positive whole number of bytes). Without `base` every numeric field is
+/// required, except exchange_rate (defaultExchangeRate of the fields given).
+/// Errors give the line and column.
 absl::StatusOr<TargetSpec> parseTargetJson(std::string_view json);
 
 class CostModel {
 public:
   explicit CostModel(TargetSpec target) : target_(std::move(target)) {}
   const TargetSpec &target() const { return target_; }
+  /// The bytes the target's runtime allocates for a tensor of `bytes`: rounded
+  /// up to its allocation granularity (0 stays 0).
+  int64_t allocatedBytes(int64_t bytes) const;
   /// Predicted time of one evaluation of `op`, in microseconds: its
   /// `fixedTimeUs` when set; 0 for views (no kernel); otherwise the roofline
   /// plus the launch overhead. When an op carries no byte counts, its traffic

@@ -94,7 +94,10 @@ struct SimulationResult {
 /// model. Callers that simulate many schedules of a graph (the `budget`
 /// strategy) build them once.
 struct SimulationTables {
-  std::vector<int64_t> valueBytes; // by ValueId
+  /// By ValueId: the bytes the target's runtime allocates for the value
+  /// (CostModel::allocatedBytes: its tensor's bytes rounded up to the
+  /// allocation granularity).
+  std::vector<int64_t> valueBytes;
   std::vector<double> opTimeUs;    // by OpId: one evaluation as its own kernel
   /// By OpId: an evaluation after the first (a replay in backward). The
   /// op's own kernel, except on a target that fuses (TargetSpec::
