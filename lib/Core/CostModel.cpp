@@ -469,10 +469,14 @@ absl::StatusOr<TargetSpec> parseTargetJson(std::string_view json) {
 
 int64_t CostModel::allocatedBytes(int64_t bytes) const {
   const int64_t granularity = target_.allocationGranularityBytes;
-  if (granularity <= 1 || bytes <= 0)
+  if (granularity <= 1 || bytes <= 0 || bytes % granularity == 0)
     return bytes;
-  // Tensor sizes are far below INT64_MAX - 2^30, so this cannot overflow.
-  return (bytes + granularity - 1) / granularity * granularity;
+  // Tensor bytes saturate at INT64_MAX (TensorType::bytes), and so does the
+  // rounding: a saturated size stays saturated instead of overflowing.
+  const int64_t up = granularity - bytes % granularity;
+  return bytes > std::numeric_limits<int64_t>::max() - up
+             ? std::numeric_limits<int64_t>::max()
+             : bytes + up;
 }
 
 double CostModel::peakFlops(ComputeClass computeClass, DType dtype) const {

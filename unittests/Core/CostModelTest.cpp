@@ -12,6 +12,8 @@
 
 #include "gtest/gtest.h"
 
+#include <limits>
+
 namespace remat {
 namespace {
 
@@ -117,6 +119,8 @@ TEST(CostModel, AllocationGranularityRoundsMemoryNotTraffic) {
     SCOPED_TRACE(c.target.name);
     CostModel model(c.target);
     EXPECT_EQ(model.allocatedBytes(0), 0);
+    const int64_t saturated = std::numeric_limits<int64_t>::max();
+    EXPECT_EQ(model.allocatedBytes(saturated), saturated);
     SimulationTables tables = buildSimulationTables(graph, model);
     EXPECT_EQ(tables.valueBytes[x], model.allocatedBytes(12));
     EXPECT_EQ(tables.valueBytes[y], c.yBytes);
