@@ -26,7 +26,12 @@ Checked relations (docs/Lowering.md, "Measuring memory"):
      all allocated at that moment in the program too. A violation means
      the hooks missed allocations or the simulator counted storage that
      the program does not need.
-  2. In every measured call nothing is live at return apart from the
+  2. measured <= 1.05 x predicted, issue #16's target. The byte counts
+     are deterministic, so this is not a noise margin: it is the gap the
+     project accepts between the model and this runtime (every row of
+     docs/benchmarks.md is at 1.00x today; a lowering that copies a view
+     or needs scratch the model does not count shows up here).
+  3. In every measured call nothing is live at return apart from the
      returned buffers: every other buffer the call allocates, and every
      saved value handed to the backward, is freed (remat-dealloc-at-last-use
      frees each right after its last read, as the simulator does; remat-run
@@ -37,10 +42,6 @@ The graphs are planned for the runtime measured here
 allocation granularity of 64 bytes, what the CPU lowering rounds each heap
 buffer to), so the prediction counts allocated bytes as the hooks do.
 
-There is no upper tolerance: the remaining gap is structural, not noise
-(views the program returns or saves are copies, softmax/norm/attention
-use scratch buffers; docs/Lowering.md), and is reported (ratio column),
-not hidden behind a factor.
 
   measured_peak.py check FILE FUNCTION    plan FILE under every strategy, check
   measured_peak.py table                  the docs table for every example
@@ -57,6 +58,8 @@ import tempfile
 
 # Planned for the runtime that is measured: the cpu preset with the CPU
 # lowering's 64-byte allocation granularity (docs/Planner.md).
+# The most measured may exceed predicted (issue #16's 5% target).
+TOLERANCE = 1.05
 TARGET_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                            os.pardir, "examples", "targets",
                            "remat-cpu-lowering.json")
@@ -137,6 +140,9 @@ def check_one(label, report, calls, plan):
     if predicted > measured:
         failures.append(f"{label}: predicted peak {predicted} exceeds the "
                         f"measured {measured}")
+    if measured > TOLERANCE * predicted:
+        failures.append(f"{label}: measured peak {measured} is more than "
+                        f"{TOLERANCE:.2f}x the predicted {predicted}")
     for name, call in calls.items():
         if call["live_at_return"] != 0:
             failures.append(f"{label}: @{name} leaks "
@@ -203,7 +209,8 @@ def main():
         print("FAIL: " + failure)
     if failures:
         return 1
-    print("PASS: predicted <= measured, nothing leaked")
+    print(f"PASS: predicted <= measured <= {TOLERANCE:.2f} x predicted, "
+          "nothing leaked")
     return 0
 
 

@@ -10,6 +10,7 @@
 
 #include "remat/Transforms/Passes.h"
 
+#include "remat/Dialect/Remat/IR/RematInterfaces.h"
 #include "remat/Transforms/Derivation.h"
 #include "remat/Transforms/GraphBuilder.h"
 #include "remat/Transforms/PlanAttributes.h"
@@ -114,6 +115,72 @@ NamedAttrList roleAttrs(DictionaryAttr attrs, int64_t gradOfShift) {
   return kept;
 }
 
+/// Whether `op`'s result shares its first operand's storage, as the
+/// planner's memory model counts it (FlatGraph::isAliasingView): a view
+/// (reshape, transpose, broadcast, slice) by the op interface or its compute
+/// class, with at least one operand.
+bool isAliasingView(Operation *op) {
+  auto planner = dyn_cast<PlannerOpInterface>(op);
+  return planner && op->getNumOperands() > 0 && op->getNumResults() == 1 &&
+         (planner.isViewOnly() ||
+          planner.classifyCompute() == ComputeClass::View);
+}
+
+/// A saved value that is a view crosses the forward -> backward interface as
+/// the storage it views, and backward re-creates the view: a function result
+/// of a view type is a copy in every bufferized lowering (a broadcast has no
+/// identity-layout memref at all), while the planner counts a saved view as
+/// its base's storage. Each saved view's chain of views is followed through
+/// first operands to its root: a function argument needs nothing passed
+/// (backward receives the arguments), any other root is passed in the view's
+/// place. A view op whose other operands are not function arguments ends the
+/// chain there. Returns the new interface in value-id order; `viewed`
+/// receives the saved views dropped from it.
+std::vector<ValueId> passViewBases(const ImportedGraph &imported,
+                                   ArrayRef<ValueId> saved,
+                                   llvm::DenseSet<Value> &viewed) {
+  std::vector<uint8_t> passed(imported.graph.numValues(), 0);
+  for (ValueId id : saved) {
+    Value root = imported.valueOf[id];
+    while (Operation *producer = root.getDefiningOp()) {
+      if (!isAliasingView(producer) ||
+          !llvm::all_of(producer->getOperands().drop_front(), [](Value v) {
+            return isa<BlockArgument>(v);
+          }))
+        break;
+      root = producer->getOperand(0);
+    }
+    if (root == imported.valueOf[id]) {
+      passed[id] = 1;
+      continue;
+    }
+    viewed.insert(imported.valueOf[id]);
+    if (!isa<BlockArgument>(root))
+      passed[imported.idOf(root)] = 1;
+  }
+  std::vector<ValueId> result;
+  for (ValueId id = 0; id < static_cast<ValueId>(passed.size()); ++id)
+    if (passed[id])
+      result.push_back(id);
+  return result;
+}
+
+/// Re-creates in backward a saved view that passViewBases left out of the
+/// interface: clones its views from the nearest value `mapping` already
+/// holds (at worst the passed root). No-op when `value` is mapped.
+void cloneSavedView(OpBuilder &builder, IRMapping &mapping,
+                    const ImportedGraph &imported,
+                    const PlanAttributeDropper &dropPlanAttributes,
+                    Value value, unsigned &numViewOps) {
+  SmallVector<Operation *> chain;
+  for (Value v = value; !mapping.contains(v); v = chain.back()->getOperand(0))
+    chain.push_back(v.getDefiningOp());
+  for (Operation *op : llvm::reverse(chain)) {
+    dropPlanAttributes(builder.clone(*op, mapping), imported.idOf(op));
+    ++numViewOps;
+  }
+}
+
 /// Builds the backward function body: backward ops in joint order, each
 /// preceded by whatever recomputation or derivation its operands need.
 class BackwardBuilder {
@@ -121,9 +188,11 @@ public:
   BackwardBuilder(OpBuilder &builder, IRMapping &mapping,
                   const ImportedGraph &imported, const RecordedPlan &plan,
                   const Classification &phases,
-                  const PlanAttributeDropper &dropPlanAttributes)
+                  const PlanAttributeDropper &dropPlanAttributes,
+                  const llvm::DenseSet<Value> &viewed)
       : builder(builder), mapping(mapping), imported(imported), plan(plan),
-        phases(phases), dropPlanAttributes(dropPlanAttributes) {}
+        phases(phases), dropPlanAttributes(dropPlanAttributes),
+        viewed(viewed) {}
 
   /// Makes `value` available in backward, recomputing or deriving it (and,
   /// recursively, what it needs) at the insertion point. Iterative, so long
@@ -132,6 +201,7 @@ public:
 
   unsigned numRecomputedOps = 0;
   unsigned numDerivationOps = 0;
+  unsigned numViewOps = 0;
 
 private:
   struct Derive {
@@ -149,6 +219,8 @@ private:
   const RecordedPlan &plan;
   const Classification &phases;
   const PlanAttributeDropper &dropPlanAttributes;
+  /// Saved views re-created from their bases (passViewBases).
+  const llvm::DenseSet<Value> &viewed;
   /// The values being created in the current materialize call; kept here
   /// so its storage is reused across calls (it is empty between them).
   llvm::DenseSet<Value> onPath;
@@ -160,12 +232,8 @@ FailureOr<BackwardBuilder::Derive> BackwardBuilder::derivationOf(Value value) {
   if (!decision || decision->decision != Decision::Derive)
     return Derive{};
   const RecordedDerivation &recorded = *decision->derivation;
-  auto it = imported.valueByName.find(recorded.via);
-  Operation *via = nullptr;
-  if (it != imported.valueByName.end())
-    via = imported.valueOf[it->second].getDefiningOp();
-  if (!via || recorded.operand >= via->getNumOperands() ||
-      via->getOperand(recorded.operand) != value)
+  Operation *via = derivationVia(imported, recorded, value);
+  if (!via)
     return value.getDefiningOp()->emitError()
            << "remat-partition: the derivation of '" << imported.nameOf(value)
            << "' names '" << recorded.via
@@ -176,6 +244,8 @@ FailureOr<BackwardBuilder::Derive> BackwardBuilder::derivationOf(Value value) {
 }
 
 FailureOr<SmallVector<Value>> BackwardBuilder::dependencies(Value value) {
+  if (viewed.contains(value))
+    return SmallVector<Value>(); // cloneSavedView starts from what is mapped
   FailureOr<Derive> derive = derivationOf(value);
   if (failed(derive))
     return failure();
@@ -190,6 +260,11 @@ FailureOr<SmallVector<Value>> BackwardBuilder::dependencies(Value value) {
 }
 
 LogicalResult BackwardBuilder::create(Value value) {
+  if (viewed.contains(value)) {
+    cloneSavedView(builder, mapping, imported, dropPlanAttributes, value,
+                   numViewOps);
+    return success();
+  }
   FailureOr<Derive> derive = derivationOf(value);
   if (failed(derive))
     return failure();
@@ -392,6 +467,9 @@ LogicalResult RematPartitionPass::partition(func::FuncOp joint,
   if (failed(savedOr))
     return failure();
   std::vector<ValueId> saved = std::move(*savedOr);
+  llvm::DenseSet<Value> viewed;
+  if (passViewStorage)
+    saved = passViewBases(imported, saved, viewed);
   SmallVector<Attribute> savedNames;
   for (ValueId id : saved)
     savedNames.push_back(
@@ -522,11 +600,36 @@ LogicalResult RematPartitionPass::partition(func::FuncOp joint,
       mapping.map(joint.getArgument(i), block->getArgument(shift + i));
     OpBuilder body = OpBuilder::atBlockEnd(block);
     if (schedule) {
-      if (failed(emitSchedulePart(
-              body, mapping,
-              ArrayRef(schedule->events).drop_front(schedule->backwardStart),
-              /*backward=*/true)))
-        return failure();
+      // Event by event, so that a saved view is re-created just before its
+      // first read, where a view fused into its reader costs nothing.
+      unsigned viewOps = 0;
+      auto recreateViews = [&](ArrayRef<Value> reads) {
+        for (Value read : reads)
+          if (viewed.contains(read))
+            cloneSavedView(body, mapping, imported, dropPlanAttributes, read,
+                           viewOps);
+      };
+      for (const ScheduleEvent &event :
+           ArrayRef(schedule->events).drop_front(schedule->backwardStart)) {
+        if (!viewed.empty()) {
+          if (event.op != kNoId) {
+            recreateViews(readsOf(imported.opOf[event.op]));
+          } else {
+            Value value = imported.valueOf[event.derived];
+            Operation *via =
+                derivationVia(imported,
+                              *plan.decisions[event.derived]->derivation,
+                              value);
+            recreateViews(via->getResult(0));
+            recreateViews(llvm::to_vector(via->getOperands()));
+          }
+        }
+        if (failed(emitSchedulePart(body, mapping, ArrayRef(event),
+                                    /*backward=*/true)))
+          return failure();
+      }
+      recreateViews(gradients);
+      numViewOps += viewOps;
       SmallVector<Value> returned;
       for (Value gradient : gradients)
         returned.push_back(mapping.lookup(gradient));
@@ -536,7 +639,7 @@ LogicalResult RematPartitionPass::partition(func::FuncOp joint,
       return success();
     }
     BackwardBuilder materializer(body, mapping, imported, plan, phases,
-                                 dropPlanAttributes);
+                                 dropPlanAttributes, viewed);
     for (auto [opId, op] : llvm::enumerate(imported.opOf)) {
       if (phases.opPhase[opId] != Phase::Backward)
         continue;
@@ -554,6 +657,7 @@ LogicalResult RematPartitionPass::partition(func::FuncOp joint,
     func::ReturnOp::create(body, loc, returned);
     numRecomputedOps += materializer.numRecomputedOps;
     numDerivationOps += materializer.numDerivationOps;
+    numViewOps += materializer.numViewOps;
   }
 
   symbols.insert(forward);

@@ -238,21 +238,6 @@ StringRef scheduleAttrName() {
   return RematDialect::ScheduleAttrHelper::getNameStr();
 }
 
-/// The op a recorded derivation goes through, if it reads `value` as the
-/// recorded operand; null otherwise.
-Operation *viaOp(const ImportedGraph &imported,
-                 const RecordedDerivation &recorded, Value value) {
-  auto it = imported.valueByName.find(recorded.via);
-  if (it == imported.valueByName.end())
-    return nullptr;
-  Operation *via = imported.valueOf[it->second].getDefiningOp();
-  if (!via || via->getNumResults() == 0 ||
-      recorded.operand >= via->getNumOperands() ||
-      via->getOperand(recorded.operand) != value)
-    return nullptr;
-  return via;
-}
-
 } // namespace
 
 bool decisionsExpressSchedule(const Graph &graph, const Plan &plan,
@@ -354,7 +339,7 @@ readSchedule(FunctionOpInterface func, const ImportedGraph &imported,
           plan.decisions[event.derived];
       if (!decision || decision->decision != Decision::Derive ||
           !decision->derivation ||
-          !viaOp(imported, *decision->derivation,
+          !derivationVia(imported, *decision->derivation,
                  imported.valueOf[event.derived]))
         return fail() << "derives '" << graph.value(event.derived).name
                       << "' at step " << index
@@ -400,7 +385,7 @@ readSchedule(FunctionOpInterface func, const ImportedGraph &imported,
     } else {
       const RecordedDerivation &recorded =
           *plan.decisions[event.derived]->derivation;
-      Operation *via = viaOp(imported, recorded,
+      Operation *via = derivationVia(imported, recorded,
                              imported.valueOf[event.derived]);
       reads.push_back(imported.idOf(via->getResult(0)));
       for (auto [operandIndex, operand] : llvm::enumerate(via->getOperands()))
@@ -451,6 +436,19 @@ readSchedule(FunctionOpInterface func, const ImportedGraph &imported,
   return std::optional<RecordedSchedule>(std::move(schedule));
 }
 
+Operation *derivationVia(const ImportedGraph &imported,
+                         const RecordedDerivation &recorded, Value value) {
+  auto it = imported.valueByName.find(recorded.via);
+  if (it == imported.valueByName.end())
+    return nullptr;
+  Operation *via = imported.valueOf[it->second].getDefiningOp();
+  if (!via || via->getNumResults() == 0 ||
+      recorded.operand >= via->getNumOperands() ||
+      via->getOperand(recorded.operand) != value)
+    return nullptr;
+  return via;
+}
+
 LogicalResult
 emitScheduleEvents(OpBuilder &builder, IRMapping &mapping,
                    const ImportedGraph &imported, const RecordedPlan &plan,
@@ -473,7 +471,7 @@ emitScheduleEvents(OpBuilder &builder, IRMapping &mapping,
     Value value = imported.valueOf[event.derived];
     const RecordedDerivation &recorded =
         *plan.decisions[event.derived]->derivation;
-    Operation *via = viaOp(imported, recorded, value);
+    Operation *via = derivationVia(imported, recorded, value);
     if (failed(emitDerivation(builder, mapping, via, recorded.operand,
                               recorded.kind, numDerivationOps)))
       return failure();

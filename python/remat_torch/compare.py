@@ -143,8 +143,13 @@ def remat_side(export, remat_opt, param_names):
         partitioned = os.path.join(scratch, "partitioned.mlir")
         with open(source, "w") as f:
             f.write(export.mlir)
+        # Saved views are passed as themselves, so that every forward op
+        # in the backward is a recomputation the plan chose (by default
+        # remat-partition passes a saved view's storage and re-creates the
+        # view in backward, which recomputes nothing).
         command = [remat_opt, source, "-remat-plan=strategy=min-cut",
-                   f"-remat-report=output={report}", "-remat-partition",
+                   f"-remat-report=output={report}",
+                   "-remat-partition=pass-view-storage=false",
                    "-mlir-timing", "-o", partitioned]
         start = time.perf_counter()
         completed = subprocess.run(command, capture_output=True, text=True)

@@ -140,8 +140,13 @@ def RematPartitionPass : Pass<"remat-partition", "::mlir::ModuleOp"> {
     `remat.saved_values`, the names of the saved values in the order they
     are passed. Besides the values the plan saves, that list holds the
     function outputs a derivation reads (the planner counts outputs as
-    available in backward). Each recomputed value is cloned once, before its
-    first use, and reused by later uses; a gradient keeps its
+    available in backward). A saved value that is a view (reshape,
+    transpose, broadcast, slice) is passed as the storage it views and the
+    view is re-created in backward before its first read (a function result
+    of a view type is a copy once bufferized, and the planner counts a saved
+    view as its base's storage); a view of an argument passes nothing, and
+    `pass-view-storage=false` passes the view itself. Each recomputed value
+    is cloned once, before its first use, and reused by later uses; a gradient keeps its
     `remat.grad_of`, shifted by the number of saved values so that it still
     indexes the backward function's arguments. The joint function is erased unless `keep-joint` is set
     (it still carries the plan, for `remat-report`).
@@ -150,12 +155,20 @@ def RematPartitionPass : Pass<"remat-partition", "::mlir::ModuleOp"> {
     Option<"keepJoint", "keep-joint", "bool", /*default=*/"false",
            "Keep the planned joint function next to the forward/backward "
            "pair">,
+    Option<"passViewStorage", "pass-view-storage", "bool",
+           /*default=*/"true",
+           "Pass a saved view (reshape, transpose, broadcast, slice) as the "
+           "storage it views and re-create the view in backward; false "
+           "passes the view itself">,
   ];
   let statistics = [
     Statistic<"numRecomputedOps", "recomputed-ops",
               "Ops cloned into backward to recompute a value">,
     Statistic<"numDerivationOps", "derivation-ops",
               "Ops emitted into backward to derive a value">,
+    Statistic<"numViewOps", "saved-view-ops",
+              "View ops cloned into backward to re-create a saved view from "
+              "the storage it views">,
   ];
   let dependentDialects = [
     "::remat::RematDialect", "::mlir::func::FuncDialect",

@@ -49,6 +49,12 @@ struct ScheduleEvent {
   ValueId derived = kNoId;
 };
 
+/// The op `recorded` goes through (its `via`), if that op reads `value` as
+/// the recorded operand; null otherwise.
+mlir::Operation *derivationVia(const ImportedGraph &imported,
+                               const RecordedDerivation &recorded,
+                               mlir::Value value);
+
 /// A validated `remat.schedule`.
 struct RecordedSchedule {
   std::vector<ScheduleEvent> events;
