@@ -144,9 +144,8 @@ std::vector<ValueId> passViewBases(const ImportedGraph &imported,
     Value root = imported.valueOf[id];
     while (Operation *producer = root.getDefiningOp()) {
       if (!isAliasingView(producer) ||
-          !llvm::all_of(producer->getOperands().drop_front(), [](Value v) {
-            return isa<BlockArgument>(v);
-          }))
+          !llvm::all_of(producer->getOperands().drop_front(),
+                        [](Value v) { return isa<BlockArgument>(v); }))
         break;
       root = producer->getOperand(0);
     }
@@ -170,8 +169,8 @@ std::vector<ValueId> passViewBases(const ImportedGraph &imported,
 /// holds (at worst the passed root). No-op when `value` is mapped.
 void cloneSavedView(OpBuilder &builder, IRMapping &mapping,
                     const ImportedGraph &imported,
-                    const PlanAttributeDropper &dropPlanAttributes,
-                    Value value, unsigned &numViewOps) {
+                    const PlanAttributeDropper &dropPlanAttributes, Value value,
+                    unsigned &numViewOps) {
   SmallVector<Operation *> chain;
   for (Value v = value; !mapping.contains(v); v = chain.back()->getOperand(0))
     chain.push_back(v.getDefiningOp());
@@ -191,8 +190,8 @@ public:
                   const PlanAttributeDropper &dropPlanAttributes,
                   const llvm::DenseSet<Value> &viewed)
       : builder(builder), mapping(mapping), imported(imported), plan(plan),
-        phases(phases), dropPlanAttributes(dropPlanAttributes),
-        viewed(viewed) {}
+        phases(phases), dropPlanAttributes(dropPlanAttributes), viewed(viewed) {
+  }
 
   /// Makes `value` available in backward, recomputing or deriving it (and,
   /// recursively, what it needs) at the insertion point. Iterative, so long
@@ -616,10 +615,8 @@ LogicalResult RematPartitionPass::partition(func::FuncOp joint,
             recreateViews(readsOf(imported.opOf[event.op]));
           } else {
             Value value = imported.valueOf[event.derived];
-            Operation *via =
-                derivationVia(imported,
-                              *plan.decisions[event.derived]->derivation,
-                              value);
+            Operation *via = derivationVia(
+                imported, *plan.decisions[event.derived]->derivation, value);
             recreateViews(via->getResult(0));
             recreateViews(llvm::to_vector(via->getOperands()));
           }

@@ -340,7 +340,7 @@ readSchedule(FunctionOpInterface func, const ImportedGraph &imported,
       if (!decision || decision->decision != Decision::Derive ||
           !decision->derivation ||
           !derivationVia(imported, *decision->derivation,
-                 imported.valueOf[event.derived]))
+                         imported.valueOf[event.derived]))
         return fail() << "derives '" << graph.value(event.derived).name
                       << "' at step " << index
                       << ", but the plan records no valid derivation for it"
@@ -385,8 +385,8 @@ readSchedule(FunctionOpInterface func, const ImportedGraph &imported,
     } else {
       const RecordedDerivation &recorded =
           *plan.decisions[event.derived]->derivation;
-      Operation *via = derivationVia(imported, recorded,
-                             imported.valueOf[event.derived]);
+      Operation *via =
+          derivationVia(imported, recorded, imported.valueOf[event.derived]);
       reads.push_back(imported.idOf(via->getResult(0)));
       for (auto [operandIndex, operand] : llvm::enumerate(via->getOperands()))
         if (operandIndex != recorded.operand)
