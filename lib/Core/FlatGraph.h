@@ -95,6 +95,7 @@ struct FlatGraph {
   /// The value whose storage `value` lives in when every op is evaluated
   /// once: `value` itself, or for a result of a view its first operand's
   /// storage (transitively). Keeping `value` keeps that storage alive.
+  /// Graph::storageOf on the flat arrays (the planners' hot loops).
   ValueId storageOf(ValueId value) const {
     for (OpId op = producer[value]; op != kNoId && isAliasingView(op);
          op = producer[value])

@@ -153,6 +153,18 @@ const std::vector<OpId> &Graph::users(ValueId value) const {
   return users_[value];
 }
 
+ValueId Graph::storageOf(ValueId value) const {
+  for (OpId producer = values_[value].producer; producer != kNoId;
+       producer = values_[value].producer) {
+    const GraphOp &op = ops_[producer];
+    if (!(op.isView || op.computeClass == ComputeClass::View) ||
+        op.operands.empty())
+      break;
+    value = op.operands.front();
+  }
+  return value;
+}
+
 absl::Status Graph::validate() const {
   for (ValueId bad : invalidOutputMarks_)
     return absl::InvalidArgumentError(absl::StrFormat(

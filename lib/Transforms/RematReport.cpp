@@ -49,6 +49,10 @@ struct ValueRow {
   std::string readBy;
   std::string computeClass; // "none" for arguments
   std::vector<std::string> tags;
+  /// For a saved view: the value whose storage it shares (Graph::storageOf),
+  /// which the plan's peaks and saved bytes count instead of `bytes`; empty
+  /// otherwise.
+  std::string storage;
 };
 
 struct FunctionReport {
@@ -146,6 +150,9 @@ FailureOr<FunctionReport> collect(FunctionOpInterface func,
     } else {
       row.decision = decisionSpelling(decision->decision).str();
       row.reason = decision->reason.str();
+      if (decision->decision == Decision::Save)
+        if (ValueId storage = graph.storageOf(id); storage != id)
+          row.storage = graph.value(storage).name;
     }
     if (decision && decision->derivation) {
       row.derivedFrom = decision->derivation->from;
@@ -297,6 +304,8 @@ void writeJson(llvm::json::OStream &json, const FunctionReport &report) {
           json.attribute("bytes", row.bytes);
           json.attribute("decision", row.decision);
           json.attribute("reason", row.reason);
+          if (!row.storage.empty())
+            json.attribute("storage", row.storage);
           if (row.decision == "derive") {
             json.attributeArray("derived_from", [&] {
               for (const std::string &name : row.derivedFrom)
@@ -400,8 +409,11 @@ void writeText(llvm::raw_ostream &os, const FunctionReport &report) {
   std::vector<std::array<std::string, 6>> rows;
   rows.push_back({"VALUE", "DECISION", "BYTES", "SHAPE", "OP", "REASON"});
   for (const ValueRow &row : report.values)
-    rows.push_back({row.name, row.decision, humanBytes(row.bytes),
-                    shapeText(row), row.op, row.reason});
+    rows.push_back(
+        {row.name, row.decision, humanBytes(row.bytes), shapeText(row), row.op,
+         row.storage.empty() ? row.reason
+                             : row.reason + " (a view of " + row.storage +
+                                   "'s storage: no bytes of its own)"});
   std::array<size_t, 6> widths = {};
   for (const auto &row : rows)
     for (size_t column = 0; column < row.size(); ++column)

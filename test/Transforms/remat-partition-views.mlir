@@ -11,6 +11,9 @@
 // RUN: remat-opt %s "-remat-plan=strategy=optimal memory-budget=0.0" | FileCheck %s --check-prefix=SCHEDULE
 // RUN: remat-opt %s "-remat-plan=strategy=optimal memory-budget=0.0" -remat-partition | FileCheck %s --check-prefixes=CHECK,CHECK-BWD
 // RUN: remat-opt %s -remat-plan=strategy=save-all -remat-partition=pass-view-storage=false | FileCheck %s --check-prefix=VIEWS
+// The report names the storage each saved view shares.
+// RUN: remat-opt %s -remat-plan=strategy=save-all -remat-report=output=- -o /dev/null | FileCheck %s --check-prefix=REPORT
+// RUN: remat-opt %s -remat-plan=strategy=save-all -remat-report=format=text -o /dev/null | FileCheck %s --check-prefix=TEXT
 // RUN: remat-opt %s -remat-plan=strategy=save-all -remat-partition -o %t.save-all.mlir
 // RUN: remat-run %s --function=views --check-partition=%t.save-all.mlir | FileCheck %s --check-prefix=EXEC
 // RUN: remat-opt %s "-remat-plan=strategy=optimal memory-budget=0.0" -remat-partition -o %t.optimal.mlir
@@ -44,6 +47,23 @@
 // VIEWS-LABEL: func.func @views_backward(
 // VIEWS-NOT: remat.broadcast
 // VIEWS-NOT: remat.reshape {{.*}} {remat.name = "t_flat"}
+
+// REPORT: "name": "two_b",
+// REPORT: "decision": "save",
+// REPORT-NEXT: "reason": "saved: save-all keeps every value backward reads",
+// REPORT-NEXT: "storage": "two",
+// REPORT: "name": "x_flat",
+// REPORT: "storage": "%arg0",
+// REPORT: "name": "t_flat",
+// REPORT: "storage": "t",
+// REPORT: "name": "t2",
+// REPORT-NOT: "storage"
+// REPORT: ]
+
+// TEXT: two_b   save {{.*}} (a view of two's storage: no bytes of its own)
+// TEXT: x_flat  save {{.*}} (a view of %arg0's storage: no bytes of its own)
+// TEXT: t_flat  save {{.*}} (a view of t's storage: no bytes of its own)
+// TEXT: t2      save {{.*}} saved: save-all keeps every value backward reads{{$}}
 
 // EXEC: compare output 0: bitwise-equal
 // EXEC: compare gradient 1 (of argument 0): bitwise-equal

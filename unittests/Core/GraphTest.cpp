@@ -122,6 +122,30 @@ TEST(Graph, UsersAreInOpOrderAndDeduplicated) {
   EXPECT_TRUE(graph.validate().ok());
 }
 
+TEST(Graph, StorageOfFollowsViewsToTheirBase) {
+  GraphBuilder builder;
+  ValueId x = builder.input("x", {2, 4});
+  ValueId t = builder.op("t", "tanh", ComputeClass::Pointwise, {x},
+                         builder.type({2, 4}));
+  ValueId flat =
+      builder.op("flat", "reshape", ComputeClass::View, {t}, builder.type({8}));
+  ValueId wide = builder.op("wide", "broadcast", ComputeClass::View, {flat},
+                            builder.type({3, 8}));
+  ValueId xFlat = builder.op("x_flat", "reshape", ComputeClass::View, {x},
+                             builder.type({8}));
+  // A view by flag rather than compute class counts too.
+  ValueId alias = builder.op("alias", "opaque", ComputeClass::Other, {t},
+                             builder.type({2, 4}));
+  Graph graph = builder.take();
+  graph.mutableOp(graph.value(alias).producer).isView = true;
+  EXPECT_EQ(graph.storageOf(t), t);
+  EXPECT_EQ(graph.storageOf(flat), t);
+  EXPECT_EQ(graph.storageOf(wide), t);
+  EXPECT_EQ(graph.storageOf(xFlat), x);
+  EXPECT_EQ(graph.storageOf(alias), t);
+  EXPECT_EQ(graph.storageOf(x), x);
+}
+
 TEST(Graph, ValidateCatchesBrokenEdges) {
   GraphBuilder builder;
   ValueId x = builder.input("x", {4});

@@ -196,6 +196,12 @@ public:
   /// after an edit writes the cache, so a graph shared between threads
   /// should have users() called once before planning concurrently).
   const std::vector<OpId> &users(ValueId value) const;
+  /// The value whose storage `value` lives in when every op is evaluated
+  /// once: `value` itself, or for the result of a view (`isView` or the
+  /// View compute class, with an operand) its first operand's storage,
+  /// transitively. Keeping `value` keeps that storage alive; the simulator
+  /// counts it once (Simulator.h). The graph must be valid.
+  ValueId storageOf(ValueId value) const;
 
   /// Checks ids, single definition, topological order, roles.
   absl::Status validate() const;
