@@ -84,19 +84,33 @@ std::vector<std::string> tagNames(const Tags &tags) {
 /// reads is read under min-cut and not under save-all), so that reports of
 /// one graph compare value by value. The wording follows the planner's
 /// `input` reasons (lib/Core/Explain.cpp).
-std::string unreadArgumentReason(InputRole role) {
+/// "input", "parameter" or "rng state", as reasons name an argument.
+StringRef argumentNoun(InputRole role) {
   switch (role) {
   case InputRole::Parameter:
-    return "parameter: always available; neither backward nor a "
-           "recomputation reads it";
+    return "parameter";
   case InputRole::RngState:
-    return "rng state: neither backward nor a recomputation reads it";
+    return "rng state";
   case InputRole::Input:
   case InputRole::Tangent:
     break;
   }
-  return "input: neither backward nor a recomputation reads this function "
-         "input";
+  return "input";
+}
+
+/// Why an argument has no decision: nothing in backward reads it, or
+/// (`keptBy` non-empty) backward reads it only through that saved view.
+std::string argumentReason(InputRole role, StringRef keptBy) {
+  std::string noun = argumentNoun(role).str();
+  if (!keptBy.empty())
+    return noun + ": backward reads it through the saved view " + keptBy.str();
+  if (role == InputRole::Parameter)
+    return noun + ": always available; neither backward nor a "
+                  "recomputation reads it";
+  if (role == InputRole::RngState)
+    return noun + ": neither backward nor a recomputation reads it";
+  return noun + ": neither backward nor a recomputation reads this "
+                "function input";
 }
 
 FailureOr<FunctionReport> collect(FunctionOpInterface func,
@@ -124,6 +138,16 @@ FailureOr<FunctionReport> collect(FunctionOpInterface func,
   std::vector<uint8_t> readByBackwardOp(graph.numValues(), 0);
   for (ValueId id : phases.neededByBackward)
     readByBackwardOp[id] = 1;
+  // An argument a saved view shares is kept for backward through it (the
+  // simulator counts it as read there, and remat-partition passes nothing
+  // but re-creates the view from the argument): the first such view.
+  std::vector<ValueId> keptByView(graph.numValues(), kNoId);
+  for (ValueId id = 0; id < static_cast<ValueId>(graph.numValues()); ++id)
+    if (const std::optional<RecordedDecision> &decision = plan->decisions[id];
+        decision && decision->decision == Decision::Save)
+      if (ValueId storage = graph.storageOf(id);
+          storage != id && keptByView[storage] == kNoId)
+        keptByView[storage] = id;
   FunctionReport report;
   report.function = func.getName().str();
   report.summary = plan->summary;
@@ -140,13 +164,16 @@ FailureOr<FunctionReport> collect(FunctionOpInterface func,
     row.shape = value.type.shape;
     row.dtype = sv(toString(value.type.dtype));
     row.bytes = value.type.bytes();
+    bool keptThroughView = !decision && keptByView[id] != kNoId;
     if (primalArgument)
-      row.readBy = readByBackwardOp[id] ? "backward"
-                   : decision           ? "recomputation"
-                                        : "none";
+      row.readBy = readByBackwardOp[id] || keptThroughView ? "backward"
+                   : decision                              ? "recomputation"
+                                                           : "none";
     if (!decision) {
       row.decision = decisionSpelling(Decision::Input).str();
-      row.reason = unreadArgumentReason(*value.inputRole);
+      row.reason = argumentReason(
+          *value.inputRole,
+          keptThroughView ? graph.value(keptByView[id]).name : "");
     } else {
       row.decision = decisionSpelling(decision->decision).str();
       row.reason = decision->reason.str();

@@ -11,7 +11,8 @@
 // RUN: remat-opt %s "-remat-plan=strategy=optimal memory-budget=0.0" | FileCheck %s --check-prefix=SCHEDULE
 // RUN: remat-opt %s "-remat-plan=strategy=optimal memory-budget=0.0" -remat-partition | FileCheck %s --check-prefixes=CHECK,CHECK-BWD
 // RUN: remat-opt %s -remat-plan=strategy=save-all -remat-partition=pass-view-storage=false | FileCheck %s --check-prefix=VIEWS
-// The report names the storage each saved view shares.
+// The report names the storage each saved view shares, and an argument
+// kept only through a saved view is read by backward.
 // RUN: remat-opt %s -remat-plan=strategy=save-all -remat-report=output=- -o /dev/null | FileCheck %s --check-prefix=REPORT
 // RUN: remat-opt %s -remat-plan=strategy=save-all -remat-report=format=text -o /dev/null | FileCheck %s --check-prefix=TEXT
 // RUN: remat-opt %s -remat-plan=strategy=save-all -remat-partition -o %t.save-all.mlir
@@ -48,6 +49,9 @@
 // VIEWS-NOT: remat.broadcast
 // VIEWS-NOT: remat.reshape {{.*}} {remat.name = "t_flat"}
 
+// REPORT: "name": "%arg0",
+// REPORT: "reason": "input: backward reads it through the saved view x_flat",
+// REPORT-NEXT: "read_by": "backward",
 // REPORT: "name": "two_b",
 // REPORT: "decision": "save",
 // REPORT-NEXT: "reason": "saved: save-all keeps every value backward reads",
@@ -60,6 +64,7 @@
 // REPORT-NOT: "storage"
 // REPORT: ]
 
+// TEXT: %arg0   input {{.*}} input: backward reads it through the saved view x_flat
 // TEXT: two_b   save {{.*}} (a view of two's storage: no bytes of its own)
 // TEXT: x_flat  save {{.*}} (a view of %arg0's storage: no bytes of its own)
 // TEXT: t_flat  save {{.*}} (a view of t's storage: no bytes of its own)
