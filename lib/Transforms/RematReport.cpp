@@ -78,12 +78,6 @@ std::vector<std::string> tagNames(const Tags &tags) {
   return names;
 }
 
-/// The reason of an argument no backward op and no recomputation reads:
-/// the planner gives those no decision, but the report lists every primal
-/// argument under every strategy (a weight that only a replayed transpose
-/// reads is read under min-cut and not under save-all), so that reports of
-/// one graph compare value by value. The wording follows the planner's
-/// `input` reasons (lib/Core/Explain.cpp).
 /// "input", "parameter" or "rng state", as reasons name an argument.
 StringRef argumentNoun(InputRole role) {
   switch (role) {
@@ -98,8 +92,13 @@ StringRef argumentNoun(InputRole role) {
   return "input";
 }
 
-/// Why an argument has no decision: nothing in backward reads it, or
-/// (`keptBy` non-empty) backward reads it only through that saved view.
+/// The reason of an argument the planner gives no decision: no backward op
+/// and no recomputation reads it, or (`keptBy` non-empty) backward reads it
+/// only through that saved view. The report lists every primal argument
+/// under every strategy (a weight that only a replayed transpose reads is
+/// read by a recomputation under min-cut and through a saved view under
+/// save-all), so that reports of one graph compare value by value. The
+/// wording follows the planner's `input` reasons (lib/Core/Explain.cpp).
 std::string argumentReason(InputRole role, StringRef keptBy) {
   std::string noun = argumentNoun(role).str();
   if (!keptBy.empty())
