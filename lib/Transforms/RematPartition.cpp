@@ -602,7 +602,7 @@ LogicalResult RematPartitionPass::partition(func::FuncOp joint,
       // Event by event, so that a saved view is re-created just before its
       // first read, where a view fused into its reader costs nothing.
       unsigned viewOps = 0;
-      auto recreateViews = [&](ArrayRef<Value> reads) {
+      auto recreateViews = [&](ValueRange reads) {
         for (Value read : reads)
           if (viewed.contains(read))
             cloneSavedView(body, mapping, imported, dropPlanAttributes, read,
@@ -618,7 +618,7 @@ LogicalResult RematPartitionPass::partition(func::FuncOp joint,
             Operation *via = derivationVia(
                 imported, *plan.decisions[event.derived]->derivation, value);
             recreateViews(via->getResult(0));
-            recreateViews(llvm::to_vector(via->getOperands()));
+            recreateViews(via->getOperands());
           }
         }
         if (failed(emitSchedulePart(body, mapping, ArrayRef(event),
