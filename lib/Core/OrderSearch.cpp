@@ -49,6 +49,7 @@
 #include "absl/types/span.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 
@@ -83,6 +84,11 @@ constexpr double kExcessWeight = 5.0;
 /// The acceptance threshold at the start, as a fraction of the start peak;
 /// it falls linearly to zero over the search.
 constexpr double kStartThreshold = 0.01;
+/// Events per block of the live-bytes maxima evaluate keeps: a move
+/// changes the live bytes in one window, so only the blocks it touches are
+/// rescanned, and a block whose maximum is not above the energy's level
+/// adds nothing to it and is skipped.
+constexpr int32_t kBlockShift = 6;
 
 /// SplitMix64 (Steele, Lea and Flood, 2014): a fixed-seed generator whose
 /// output is the same on every platform, unlike std's distributions.
@@ -254,6 +260,8 @@ public:
     int64_t live = 0;
     for (int32_t e = 0; e < numEvents_; ++e)
       cross_[e] = live += delta[e];
+    blockMax_.assign(((numEvents_ - 1) >> kBlockShift) + 1, 0);
+    markChanged(0, numEvents_ - 1);
   }
 
   /// Whether the bytes of all storage instances together pass INT64_MAX
@@ -293,6 +301,7 @@ public:
         cross_ = startCross;
         for (int32_t e = 0; e < numEvents_; ++e)
           position_[events_[e]] = e;
+        markChanged(0, numEvents_ - 1);
       }
       SplitMix64 random(kSeed + static_cast<uint64_t>(chain));
       int64_t chainBest = startPeak;
@@ -494,20 +503,63 @@ private:
     for (int32_t e = std::min(from, to); e <= std::max(from, to); ++e)
       position_[events_[e]] = e;
     addTouched(event, low, high, +1);
+    // Event e holds cross_[e - 1] + bornBytes_[e]: both changed within
+    // [low, high] only.
+    markChanged(low, std::min(high + 1, numEvents_ - 1));
   }
 
-  /// The peak of the current order and its energy at `level`.
+  /// Notes that the live bytes of the events at [low, high] may have
+  /// changed since the last evaluation.
+  void markChanged(int32_t low, int32_t high) {
+    changedLow_ = std::min(changedLow_, low);
+    changedHigh_ = std::max(changedHigh_, high);
+  }
+
+  /// The live bytes at the event at position `e`.
+  int64_t liveAt(int32_t e) const {
+    return (e > 0 ? cross_[e - 1] : 0) + bornBytes_[e];
+  }
+
+  /// The peak of the current order and its energy at `level`. The work
+  /// counted is a full scan's, whatever the block maxima spare, so that
+  /// the length of the search does not depend on them. The excess is summed
+  /// in event order over the same events as by a full scan (a block whose
+  /// maximum is not above the level has no event above it: the conversion
+  /// to double is monotone), so the energy is the same to the last bit.
   Evaluation evaluate(double level) {
     work_ += numEvents_;
+    if (changedLow_ <= changedHigh_) {
+      for (int32_t block = changedLow_ >> kBlockShift;
+           block <= changedHigh_ >> kBlockShift; ++block) {
+        const int32_t end = std::min(numEvents_, (block + 1) << kBlockShift);
+        int64_t blockMax = 0;
+        for (int32_t e = block << kBlockShift; e < end; ++e)
+          blockMax = std::max(blockMax, liveAt(e));
+        blockMax_[block] = blockMax;
+      }
+      changedLow_ = numEvents_;
+      changedHigh_ = -1;
+    }
+    // Below 2^53 (every real level), double(live) > level is live >
+    // floor(level) for every integer live: an integer comparison.
+    const bool integerCut = level < 9007199254740992.0;
+    const int64_t cut =
+        integerCut ? static_cast<int64_t>(std::floor(level)) : 0;
     Evaluation result;
     double excess = 0;
-    int64_t before = 0;
-    for (int32_t e = 0; e < numEvents_; ++e) {
-      const int64_t live = before + bornBytes_[e];
-      before = cross_[e];
-      result.peak = std::max(result.peak, live);
-      if (static_cast<double>(live) > level)
-        excess += static_cast<double>(live) - level;
+    for (size_t block = 0; block < blockMax_.size(); ++block) {
+      result.peak = std::max(result.peak, blockMax_[block]);
+      if (static_cast<double>(blockMax_[block]) <= level)
+        continue;
+      const int32_t begin = static_cast<int32_t>(block) << kBlockShift;
+      const int32_t end = std::min(numEvents_, begin + (1 << kBlockShift));
+      int64_t before = begin > 0 ? cross_[begin - 1] : 0;
+      for (int32_t e = begin; e < end; ++e) {
+        const int64_t live = before + bornBytes_[e];
+        before = cross_[e];
+        if (integerCut ? live > cut : static_cast<double>(live) > level)
+          excess += static_cast<double>(live) - level;
+      }
     }
     result.energy = static_cast<double>(result.peak) +
                     kExcessWeight * excess / static_cast<double>(numEvents_);
@@ -527,6 +579,10 @@ private:
   std::vector<int32_t> storageProducer_;
   std::vector<uint8_t> heldToEnd_;
   std::vector<int64_t> bornBytes_, cross_;
+  // By block of 2^kBlockShift positions, the most live bytes at an event
+  // in it, valid outside the positions [changedLow_, changedHigh_].
+  std::vector<int64_t> blockMax_;
+  int32_t changedLow_ = std::numeric_limits<int32_t>::max(), changedHigh_ = -1;
   bool overflows_ = false;
   // Scratch of moveBlock: by event, whether it is in the block; the
   // block's positions, from the moved event's away from `to`; the single
