@@ -49,6 +49,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <type_traits>
 
 namespace remat::detail {
 
@@ -560,6 +562,8 @@ public:
     seenValue_.assign(numValues, 0);
     inChain_.assign(graph_.numOps(), 0);
     latest_.assign(numValues, -1);
+    openAt_.assign(numValues, 0);
+    openLast_.assign(numValues, 0);
     derived_.assign(numValues, 0);
     for (const DerivationStep &step : derivations_)
       derived_[step.value] = 1;
@@ -744,73 +748,119 @@ private:
                       : static_cast<int32_t>(graph_.numOps()) - 1 - event;
   }
 
-  /// The memory model of Simulator.h on an event list. `level` only feeds
-  /// `excess`; `keepDetails` also records the instances and their reads.
-  Analysis evaluate(const std::vector<int32_t> &events, absl::int128 level,
-                    bool keepDetails) {
+  /// The memory model of Simulator.h on an event list: peak, peak event
+  /// and the excess above `level`, without the instances (the split
+  /// search's inner loop: it evaluates thousands of schedules).
+  Analysis evaluate(const std::vector<int32_t> &events, absl::int128 level) {
+    if (std::optional<Analysis> quick = evaluateOpen(events, level))
+      return *std::move(quick);
+    return evaluateWithDetails(events, level);
+  }
+
+  /// evaluate, also recording the instances and their reads.
+  Analysis evaluateWithDetails(const std::vector<int32_t> &events,
+                               absl::int128 level) {
     Analysis result;
-    ++generation_;
+    // The scan reads members through locals: its stores (stamps, latest
+    // instances, both 32-bit) would otherwise make the compiler reload
+    // generation_ and the arrays on every read.
+    const uint32_t generation = ++generation_;
     std::vector<Instance> &instances = instances_;
     instances.clear();
     readPairs_.clear();
+    const int32_t *readBegin = readBegin_.data();
+    const int32_t *produceBegin = produceBegin_.data();
+    const ValueId *reads = reads_.data();
+    const ValueId *produces = produces_.data();
+    uint32_t *stamp = stamp_.data();
+    int32_t *latest = latest_.data();
     const int32_t numEvents = static_cast<int32_t>(events.size());
+    int64_t work = 0;
     for (int32_t e = 0; e < numEvents; ++e) {
       const int32_t row = rowOf(events[e]);
-      const int32_t readEnd = readBegin_[row + 1];
-      work_ += 1 + readEnd - readBegin_[row];
-      for (int32_t r = readBegin_[row]; r < readEnd; ++r) {
-        ValueId value = reads_[r];
-        if (stamp_[value] != generation_)
+      const int32_t readEnd = readBegin[row + 1];
+      work += 1 + readEnd - readBegin[row];
+      for (int32_t r = readBegin[row]; r < readEnd; ++r) {
+        const ValueId value = reads[r];
+        if (stamp[value] != generation) {
+          work_ += work;
           return result; // read before any evaluation: not a schedule
-        int32_t instance = latest_[value];
+        }
+        const int32_t instance = latest[value];
         instances[instance].lastRead = e;
-        if (keepDetails)
-          readPairs_.push_back({instance, e});
+        readPairs_.push_back({instance, e});
       }
-      for (int32_t p = produceBegin_[row]; p < produceBegin_[row + 1]; ++p) {
-        ValueId value = produces_[p];
-        int32_t previous = stamp_[value] == generation_ ? latest_[value] : -1;
-        stamp_[value] = generation_;
-        latest_[value] = static_cast<int32_t>(instances.size());
+      for (int32_t p = produceBegin[row]; p < produceBegin[row + 1]; ++p) {
+        const ValueId value = produces[p];
+        const int32_t previous =
+            stamp[value] == generation ? latest[value] : -1;
+        stamp[value] = generation;
+        latest[value] = static_cast<int32_t>(instances.size());
         instances.push_back(Instance{value, e, e, previous});
       }
     }
+    work_ += work;
     for (ValueId value : outputs_) {
-      if (stamp_[value] != generation_)
+      if (stamp[value] != generation)
         return result; // an output is never produced
-      instances[latest_[value]].lastRead = numEvents - 1;
+      instances[latest[value]].lastRead = numEvents - 1;
     }
-    delta_.assign(static_cast<size_t>(numEvents) + 1, 0);
-    for (const Instance &instance : instances) {
-      int64_t bytes = context_.tables.valueBytes[instance.value];
-      delta_[instance.producedAt] += bytes;
-      delta_[instance.lastRead + 1] -= bytes;
-    }
-    // Each op's workspace, at its own event (derivations have none).
-    if (!context_.flat.workspaceBytes.empty())
+    // Live bytes are summed in 64 bits while all bytes produced fit in 64
+    // bits (then no partial sum overflows), which is every real graph; else
+    // in 128 bits, as the simulator does.
+    const std::vector<int64_t> &valueBytes = context_.tables.valueBytes;
+    const bool withWorkspace = !context_.flat.workspaceBytes.empty();
+    int64_t produced = 0;
+    bool fits = true;
+    auto count = [&](int64_t bytes) {
+      fits = fits && bytes <= std::numeric_limits<int64_t>::max() - produced;
+      produced = fits ? produced + bytes : produced;
+    };
+    for (const Instance &instance : instances)
+      count(valueBytes[instance.value]);
+    if (withWorkspace)
       for (int32_t e = 0; e < numEvents; ++e)
-        if (events[e] >= 0) {
-          const int64_t workspace = context_.flat.workspace(events[e]);
-          delta_[e] += workspace;
-          delta_[e + 1] -= workspace;
-        }
-    absl::int128 live = 0;
-    if (keepDetails)
-      result.live.resize(numEvents);
-    for (int32_t e = 0; e < numEvents; ++e) {
-      live += delta_[e];
-      if (keepDetails)
-        result.live[e] = live;
-      if (live > result.peak) {
-        result.peak = live;
-        result.peakEvent = e;
+        if (events[e] >= 0)
+          count(context_.flat.workspace(events[e]));
+    auto sweep = [&](auto &delta) {
+      delta.assign(static_cast<size_t>(numEvents) + 1, 0);
+      for (const Instance &instance : instances) {
+        const int64_t bytes = valueBytes[instance.value];
+        delta[instance.producedAt] += bytes;
+        delta[instance.lastRead + 1] -= bytes;
       }
-      if (live > level)
-        result.excess += live - level;
-    }
+      // Each op's workspace, at its own event (derivations have none).
+      if (withWorkspace)
+        for (int32_t e = 0; e < numEvents; ++e)
+          if (events[e] >= 0) {
+            const int64_t workspace = context_.flat.workspace(events[e]);
+            delta[e] += workspace;
+            delta[e + 1] -= workspace;
+          }
+      using Sum = typename std::decay_t<decltype(delta)>::value_type;
+      // Every live sum fits Sum, so comparing with the level clamped to
+      // Sum's range decides as comparing with the level itself.
+      const Sum clamped = static_cast<Sum>(
+          std::min<absl::int128>(level, std::numeric_limits<Sum>::max()));
+      Sum live = 0, peak = 0;
+      result.live.resize(numEvents);
+      for (int32_t e = 0; e < numEvents; ++e) {
+        live += delta[e];
+        result.live[e] = live;
+        if (live > peak) {
+          peak = live;
+          result.peakEvent = e;
+        }
+        if (live > clamped)
+          result.excess += absl::int128(live) - level;
+      }
+      result.peak = peak;
+    };
+    if (fits)
+      sweep(delta64_);
+    else
+      sweep(delta_);
     result.valid = true;
-    if (!keepDetails)
-      return result;
     result.instances = instances;
     result.firstInstance.assign(static_cast<size_t>(numEvents) + 1,
                                 static_cast<int32_t>(instances.size()));
@@ -836,8 +886,102 @@ private:
     return result;
   }
 
+  /// evaluate without the list of instances, in 64-bit sums: each
+  /// value's open instance (where it was produced, its last read so far)
+  /// enters the difference array when the value is produced again, and at
+  /// the end. The same peak, peak event and excess (integer sums, so the
+  /// order of the additions does not matter) and the same work counted.
+  /// nullopt, with no work counted, when the bytes produced pass INT64_MAX;
+  /// evaluateWithDetails then sums in 128 bits.
+  std::optional<Analysis> evaluateOpen(const std::vector<int32_t> &events,
+                                       absl::int128 level) {
+    Analysis result;
+    const uint32_t generation = ++generation_;
+    const int32_t *readBegin = readBegin_.data();
+    const int32_t *produceBegin = produceBegin_.data();
+    const ValueId *reads = reads_.data();
+    const ValueId *produces = produces_.data();
+    uint32_t *stamp = stamp_.data();
+    int32_t *openAt = openAt_.data();
+    int32_t *openLast = openLast_.data();
+    const int64_t *valueBytes = context_.tables.valueBytes.data();
+    const int32_t numEvents = static_cast<int32_t>(events.size());
+    delta64_.assign(static_cast<size_t>(numEvents) + 1, 0);
+    int64_t *delta = delta64_.data();
+    touched_.clear();
+    int64_t produced = 0;
+    bool fits = true;
+    auto add = [&](int32_t from, int32_t last, int64_t bytes) {
+      fits = fits && bytes <= std::numeric_limits<int64_t>::max() - produced;
+      if (!fits)
+        return;
+      produced += bytes;
+      delta[from] += bytes;
+      delta[last + 1] -= bytes;
+    };
+    auto close = [&](ValueId value) {
+      add(openAt[value], openLast[value], valueBytes[value]);
+    };
+    int64_t work = 0;
+    for (int32_t e = 0; e < numEvents; ++e) {
+      const int32_t row = rowOf(events[e]);
+      const int32_t readEnd = readBegin[row + 1];
+      work += 1 + readEnd - readBegin[row];
+      for (int32_t r = readBegin[row]; r < readEnd; ++r) {
+        const ValueId value = reads[r];
+        if (stamp[value] != generation) {
+          work_ += work;
+          return result; // read before any evaluation: not a schedule
+        }
+        openLast[value] = e;
+      }
+      for (int32_t p = produceBegin[row]; p < produceBegin[row + 1]; ++p) {
+        const ValueId value = produces[p];
+        if (stamp[value] == generation) {
+          close(value);
+        } else {
+          stamp[value] = generation;
+          touched_.push_back(value);
+        }
+        openAt[value] = openLast[value] = e;
+      }
+      // Each op's workspace, at its own event (derivations have none).
+      if (events[e] >= 0)
+        if (const int64_t workspace = context_.flat.workspace(events[e]))
+          add(e, e, workspace);
+    }
+    for (ValueId value : outputs_) {
+      if (stamp[value] != generation) {
+        work_ += work;
+        return result; // an output is never produced
+      }
+      openLast[value] = numEvents - 1;
+    }
+    for (ValueId value : touched_)
+      close(value);
+    if (!fits)
+      return std::nullopt;
+    work_ += work;
+    const int64_t clamped = static_cast<int64_t>(
+        std::min<absl::int128>(level, std::numeric_limits<int64_t>::max()));
+    int64_t live = 0, peak = 0;
+    for (int32_t e = 0; e < numEvents; ++e) {
+      live += delta[e];
+      if (live > peak) {
+        peak = live;
+        result.peakEvent = e;
+      }
+      if (live > clamped)
+        result.excess += absl::int128(live) - level;
+    }
+    result.peak = peak;
+    result.valid = true;
+    return result;
+  }
+
   Analysis analyze(const WorkSchedule &work) {
-    return evaluate(work.events, std::numeric_limits<int64_t>::max(), true);
+    return evaluateWithDetails(work.events,
+                               std::numeric_limits<int64_t>::max());
   }
 
   /// The instance of `value` a read at `position` resolves to, or -1.
@@ -859,10 +1003,12 @@ private:
                     std::vector<OpId> &chain) {
     if (depth == 0)
       ++chainGeneration_; // a fresh chain: no op is in it yet
+    const FlatGraph &flat = context_.flat;
+    absl::Span<const ValueId> operands = flat.operands(op);
     if (!exactScoring_)
-      work_ += 1 + static_cast<int64_t>(graph_.op(op).operands.size());
-    for (ValueId operand : graph_.op(op).operands) {
-      OpId producer = graph_.value(operand).producer;
+      work_ += 1 + static_cast<int64_t>(operands.size());
+    for (ValueId operand : operands) {
+      const OpId producer = flat.producer[operand];
       if (producer == kNoId || inChain_[producer] == chainGeneration_)
         continue;
       int32_t instance = instanceAt(analysis, operand, position);
@@ -1000,7 +1146,7 @@ private:
       std::vector<OpId> chain;
     };
     std::vector<Split> splits;
-    const absl::int128 before = evaluate(work.events, level, false).excess;
+    const absl::int128 before = evaluate(work.events, level).excess;
     WorkSchedule trial;
     auto consider = [&](double cost, int32_t position,
                         const std::vector<OpId> &ops) {
@@ -1008,7 +1154,7 @@ private:
       if (exactScoring_) {
         trial = work;
         insertChain(trial, position, ops);
-        Analysis after = evaluate(trial.events, level, false);
+        Analysis after = evaluate(trial.events, level);
         if (!after.valid)
           return;
         removed = before - after.excess;
@@ -1075,7 +1221,7 @@ private:
     for (size_t i = 0; i < splits.size() && i < kMaxCheckedSplits; ++i) {
       trial = work;
       insertChain(trial, splits[i].position, splits[i].chain);
-      Analysis after = evaluate(trial.events, level, false);
+      Analysis after = evaluate(trial.events, level);
       if (!after.valid || after.excess >= before)
         continue;
       work = std::move(trial);
@@ -1176,7 +1322,12 @@ private:
   std::vector<int32_t> latest_;
   std::vector<Instance> instances_;
   std::vector<std::pair<int32_t, int32_t>> readPairs_;
-  std::vector<absl::int128> delta_;
+  // Scratch of `evaluateOpen`: by value, where its open instance was
+  // produced and last read; the values produced.
+  std::vector<int32_t> openAt_, openLast_;
+  std::vector<ValueId> touched_;
+  std::vector<int64_t> delta64_;    // live-byte differences, 64-bit sums
+  std::vector<absl::int128> delta_; // and 128-bit ones
   // Scratch of `splitGain`.
   std::vector<std::pair<int32_t, int64_t>> changes_;
   struct ChainResult {
@@ -1250,8 +1401,11 @@ absl::Status refineCandidates(const PlanContext &context,
     Candidate candidate;
     candidate.result = candidates[base].result;
     candidate.schedule = std::move(schedule);
-    absl::StatusOr<SimulationResult> simulation = simulate(
-        context.graph, context.phases, *candidate.schedule, context.tables);
+    // On the context's flat graph: simulate() would rebuild it for each of
+    // the hundreds of schedules a refinement records.
+    absl::StatusOr<SimulationResult> simulation =
+        simulateFlat(context.graph, context.flat, context.phases,
+                     *candidate.schedule, context.tables);
     if (!simulation.ok())
       return absl::InternalError(
           absl::StrCat("budget: a refined schedule failed to simulate (a "

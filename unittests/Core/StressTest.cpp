@@ -224,6 +224,26 @@ TEST(Stress, SaturatedTensorSizes) {
   expectComplete(unlimited);
 }
 
+// Activations of 2^59 bytes in a chain of 16: save-all's peak (18 of them)
+// passes INT64_MAX and saturates, so the budget search's 64-bit evaluations
+// fall back to 128-bit sums (UBSan checks that nothing overflows on the
+// way), and a budget of 12 activations, which fits int64, is met by
+// recomputing.
+TEST(Stress, BudgetSearchPastInt64) {
+  constexpr int kDepth = 16;
+  const int64_t kBytes = int64_t(1) << 59; // f32 [2^57]
+  Chain chain = buildChain(kDepth, {int64_t(1) << 57});
+  ASSERT_EQ(chain.graph.value(chain.forward[1]).type.bytes(), kBytes);
+  Plan saveAll =
+      test::planOrDie(chain.graph, test::optionsFor(Strategy::SaveAll));
+  EXPECT_EQ(saveAll.simulation.peakBytes, kInt64Max); // saturated
+  Plan budgeted =
+      test::planOrDie(chain.graph, budgetOptions(bytesBudget(12 * kBytes)));
+  expectComplete(budgeted);
+  EXPECT_LE(budgeted.simulation.peakBytes, 12 * kBytes);
+  EXPECT_GT(budgeted.simulation.numRecomputedEvaluations, 0);
+}
+
 // Budgets at both ends of int64 and of the fraction range.
 TEST(Stress, ExtremeBudgets) {
   Chain chain = buildChain(64, {1024});
