@@ -50,7 +50,6 @@
 #include <cmath>
 #include <limits>
 #include <optional>
-#include <type_traits>
 
 namespace remat::detail {
 
@@ -757,23 +756,23 @@ private:
     return evaluateWithDetails(events, level);
   }
 
-  /// evaluate, also recording the instances and their reads.
-  Analysis evaluateWithDetails(const std::vector<int32_t> &events,
-                               absl::int128 level) {
-    Analysis result;
-    // The scan reads members through locals: its stores (stamps, latest
-    // instances, both 32-bit) would otherwise make the compiler reload
-    // generation_ and the arrays on every read.
+  /// The scan of an event list both evaluations share: calls `read(value,
+  /// e)` for each value event e reads (graph inputs left out) and
+  /// `produce(value, e, again)` for each value it produces (`again`: it was
+  /// produced before), in event order, counting the work. False, with the
+  /// work so far counted, when a value is read before any evaluation of it
+  /// or an output is never produced: not a schedule.
+  template <typename Read, typename Produce>
+  bool scanEvents(const std::vector<int32_t> &events, Read &&read,
+                  Produce &&produce) {
+    // Members through locals: the callbacks' 32-bit stores would otherwise
+    // make the compiler reload generation_ and the arrays on every read.
     const uint32_t generation = ++generation_;
-    std::vector<Instance> &instances = instances_;
-    instances.clear();
-    readPairs_.clear();
     const int32_t *readBegin = readBegin_.data();
     const int32_t *produceBegin = produceBegin_.data();
     const ValueId *reads = reads_.data();
     const ValueId *produces = produces_.data();
     uint32_t *stamp = stamp_.data();
-    int32_t *latest = latest_.data();
     const int32_t numEvents = static_cast<int32_t>(events.size());
     int64_t work = 0;
     for (int32_t e = 0; e < numEvents; ++e) {
@@ -781,30 +780,77 @@ private:
       const int32_t readEnd = readBegin[row + 1];
       work += 1 + readEnd - readBegin[row];
       for (int32_t r = readBegin[row]; r < readEnd; ++r) {
-        const ValueId value = reads[r];
-        if (stamp[value] != generation) {
+        if (stamp[reads[r]] != generation) {
           work_ += work;
-          return result; // read before any evaluation: not a schedule
+          return false;
         }
-        const int32_t instance = latest[value];
-        instances[instance].lastRead = e;
-        readPairs_.push_back({instance, e});
+        read(reads[r], e);
       }
       for (int32_t p = produceBegin[row]; p < produceBegin[row + 1]; ++p) {
         const ValueId value = produces[p];
-        const int32_t previous =
-            stamp[value] == generation ? latest[value] : -1;
+        const bool again = stamp[value] == generation;
         stamp[value] = generation;
-        latest[value] = static_cast<int32_t>(instances.size());
-        instances.push_back(Instance{value, e, e, previous});
+        produce(value, e, again);
       }
     }
     work_ += work;
-    for (ValueId value : outputs_) {
-      if (stamp[value] != generation)
-        return result; // an output is never produced
-      instances[latest[value]].lastRead = numEvents - 1;
+    return std::all_of(outputs_.begin(), outputs_.end(), [&](ValueId value) {
+      return stamp[value] == generation;
+    });
+  }
+
+  /// Sums the live-byte differences `delta` of `numEvents` events (`Sum`
+  /// wide enough for every partial sum) into `result`'s peak, peak event,
+  /// excess above `level` and, with `keepLive`, live bytes per event.
+  template <typename Sum>
+  static void sumLive(const Sum *delta, int32_t numEvents, absl::int128 level,
+                      bool keepLive, Analysis &result) {
+    // Every live sum fits Sum, so comparing with the level clamped to Sum's
+    // range decides as comparing with the level itself.
+    const Sum clamped = static_cast<Sum>(
+        std::min<absl::int128>(level, std::numeric_limits<Sum>::max()));
+    Sum live = 0, peak = 0;
+    if (keepLive)
+      result.live.resize(numEvents);
+    for (int32_t e = 0; e < numEvents; ++e) {
+      live += delta[e];
+      if (keepLive)
+        result.live[e] = live;
+      if (live > peak) {
+        peak = live;
+        result.peakEvent = e;
+      }
+      if (live > clamped)
+        result.excess += absl::int128(live) - level;
     }
+    result.peak = peak;
+  }
+
+  /// evaluate, also recording the instances and their reads.
+  Analysis evaluateWithDetails(const std::vector<int32_t> &events,
+                               absl::int128 level) {
+    Analysis result;
+    std::vector<Instance> &instances = instances_;
+    instances.clear();
+    readPairs_.clear();
+    int32_t *latest = latest_.data();
+    const int32_t numEvents = static_cast<int32_t>(events.size());
+    const bool valid = scanEvents(
+        events,
+        [&](ValueId value, int32_t e) {
+          const int32_t instance = latest[value];
+          instances[instance].lastRead = e;
+          readPairs_.push_back({instance, e});
+        },
+        [&](ValueId value, int32_t e, bool again) {
+          const int32_t previous = again ? latest[value] : -1;
+          latest[value] = static_cast<int32_t>(instances.size());
+          instances.push_back(Instance{value, e, e, previous});
+        });
+    if (!valid)
+      return result;
+    for (ValueId value : outputs_)
+      instances[latest[value]].lastRead = numEvents - 1;
     // Live bytes are summed in 64 bits while all bytes produced fit in 64
     // bits (then no partial sum overflows), which is every real graph; else
     // in 128 bits, as the simulator does.
@@ -837,24 +883,7 @@ private:
             delta[e] += workspace;
             delta[e + 1] -= workspace;
           }
-      using Sum = typename std::decay_t<decltype(delta)>::value_type;
-      // Every live sum fits Sum, so comparing with the level clamped to
-      // Sum's range decides as comparing with the level itself.
-      const Sum clamped = static_cast<Sum>(
-          std::min<absl::int128>(level, std::numeric_limits<Sum>::max()));
-      Sum live = 0, peak = 0;
-      result.live.resize(numEvents);
-      for (int32_t e = 0; e < numEvents; ++e) {
-        live += delta[e];
-        result.live[e] = live;
-        if (live > peak) {
-          peak = live;
-          result.peakEvent = e;
-        }
-        if (live > clamped)
-          result.excess += absl::int128(live) - level;
-      }
-      result.peak = peak;
+      sumLive(delta.data(), numEvents, level, /*keepLive=*/true, result);
     };
     if (fits)
       sweep(delta64_);
@@ -896,12 +925,6 @@ private:
   std::optional<Analysis> evaluateOpen(const std::vector<int32_t> &events,
                                        absl::int128 level) {
     Analysis result;
-    const uint32_t generation = ++generation_;
-    const int32_t *readBegin = readBegin_.data();
-    const int32_t *produceBegin = produceBegin_.data();
-    const ValueId *reads = reads_.data();
-    const ValueId *produces = produces_.data();
-    uint32_t *stamp = stamp_.data();
     int32_t *openAt = openAt_.data();
     int32_t *openLast = openLast_.data();
     const int64_t *valueBytes = context_.tables.valueBytes.data();
@@ -909,6 +932,7 @@ private:
     delta64_.assign(static_cast<size_t>(numEvents) + 1, 0);
     int64_t *delta = delta64_.data();
     touched_.clear();
+    const int64_t workBefore = work_;
     int64_t produced = 0;
     bool fits = true;
     auto add = [&](int32_t from, int32_t last, int64_t bytes) {
@@ -922,59 +946,31 @@ private:
     auto close = [&](ValueId value) {
       add(openAt[value], openLast[value], valueBytes[value]);
     };
-    int64_t work = 0;
-    for (int32_t e = 0; e < numEvents; ++e) {
-      const int32_t row = rowOf(events[e]);
-      const int32_t readEnd = readBegin[row + 1];
-      work += 1 + readEnd - readBegin[row];
-      for (int32_t r = readBegin[row]; r < readEnd; ++r) {
-        const ValueId value = reads[r];
-        if (stamp[value] != generation) {
-          work_ += work;
-          return result; // read before any evaluation: not a schedule
-        }
-        openLast[value] = e;
-      }
-      for (int32_t p = produceBegin[row]; p < produceBegin[row + 1]; ++p) {
-        const ValueId value = produces[p];
-        if (stamp[value] == generation) {
-          close(value);
-        } else {
-          stamp[value] = generation;
-          touched_.push_back(value);
-        }
-        openAt[value] = openLast[value] = e;
-      }
-      // Each op's workspace, at its own event (derivations have none).
-      if (events[e] >= 0)
-        if (const int64_t workspace = context_.flat.workspace(events[e]))
-          add(e, e, workspace);
-    }
-    for (ValueId value : outputs_) {
-      if (stamp[value] != generation) {
-        work_ += work;
-        return result; // an output is never produced
-      }
+    const bool valid = scanEvents(
+        events, [&](ValueId value, int32_t e) { openLast[value] = e; },
+        [&](ValueId value, int32_t e, bool again) {
+          if (again)
+            close(value);
+          else
+            touched_.push_back(value);
+          openAt[value] = openLast[value] = e;
+        });
+    if (!valid)
+      return result;
+    for (ValueId value : outputs_)
       openLast[value] = numEvents - 1;
-    }
+    // Each op's workspace, at its own event (derivations have none).
+    if (!context_.flat.workspaceBytes.empty())
+      for (int32_t e = 0; e < numEvents; ++e)
+        if (events[e] >= 0)
+          add(e, e, context_.flat.workspace(events[e]));
     for (ValueId value : touched_)
       close(value);
-    if (!fits)
+    if (!fits) {
+      work_ = workBefore; // evaluateWithDetails counts the scan
       return std::nullopt;
-    work_ += work;
-    const int64_t clamped = static_cast<int64_t>(
-        std::min<absl::int128>(level, std::numeric_limits<int64_t>::max()));
-    int64_t live = 0, peak = 0;
-    for (int32_t e = 0; e < numEvents; ++e) {
-      live += delta[e];
-      if (live > peak) {
-        peak = live;
-        result.peakEvent = e;
-      }
-      if (live > clamped)
-        result.excess += absl::int128(live) - level;
     }
-    result.peak = peak;
+    sumLive(delta, numEvents, level, /*keepLive=*/false, result);
     result.valid = true;
     return result;
   }
