@@ -239,6 +239,9 @@ public:
     readers_.build(storageValue_.size(), swapped(reads));
     before_.build(numEvents_, swapped(order));
     after_.build(numEvents_, order);
+    lastReader_.assign(storageValue_.size(), -1);
+    for (size_t storage = 0; storage < storageValue_.size(); ++storage)
+      rescanLastReader(static_cast<int32_t>(storage));
 
     if (overflows_)
       return;
@@ -289,6 +292,7 @@ public:
       return;
     const std::vector<int32_t> start = events_;
     const std::vector<int64_t> startBorn = bornBytes_, startCross = cross_;
+    const std::vector<int32_t> startLastReader = lastReader_;
     const int64_t startPeak = evaluate(0).peak;
     int64_t bestPeak = startPeak, recorded = startPeak;
     std::vector<int32_t> best = events_;
@@ -299,6 +303,7 @@ public:
         events_ = start;
         bornBytes_ = startBorn;
         cross_ = startCross;
+        lastReader_ = startLastReader;
         for (int32_t e = 0; e < numEvents_; ++e)
           position_[events_[e]] = e;
         markChanged(0, numEvents_ - 1);
@@ -449,10 +454,17 @@ private:
   int32_t lastRead(int32_t storage) const {
     if (heldToEnd_[storage])
       return numEvents_;
-    int32_t last = position_[storageProducer_[storage]];
+    const int32_t last = position_[storageProducer_[storage]];
+    const int32_t reader = lastReader_[storage];
+    return reader >= 0 ? std::max(last, position_[reader]) : last;
+  }
+
+  void rescanLastReader(int32_t storage) {
+    int32_t last = -1;
     for (int32_t reader : readers_.of(storage))
-      last = std::max(last, position_[reader]);
-    return last;
+      if (last < 0 || position_[reader] > position_[last])
+        last = reader;
+    lastReader_[storage] = last;
   }
 
   /// Adds `sign` x bytes of each storage `event` reads or produces to the
@@ -502,6 +514,15 @@ private:
     bornBytes_[to] = bornMoved;
     for (int32_t e = std::min(from, to); e <= std::max(from, to); ++e)
       position_[events_[e]] = e;
+    for (int32_t storage : reads_.of(event)) {
+      int32_t &last = lastReader_[storage];
+      if (last == event) {
+        if (to < from)
+          rescanLastReader(storage);
+      } else if (position_[event] > position_[last]) {
+        last = event;
+      }
+    }
     addTouched(event, low, high, +1);
     // Event e holds cross_[e - 1] + bornBytes_[e]: both changed within
     // [low, high] only.
@@ -582,6 +603,7 @@ private:
   // By block of 2^kBlockShift positions, the most live bytes at an event
   // in it, valid outside the positions [changedLow_, changedHigh_].
   std::vector<int64_t> blockMax_;
+  std::vector<int32_t> lastReader_;
   int32_t changedLow_ = std::numeric_limits<int32_t>::max(), changedHigh_ = -1;
   bool overflows_ = false;
   // Scratch of moveBlock: by event, whether it is in the block; the
