@@ -673,8 +673,10 @@ private:
         return;
       if (analysis.peak >= recorded)
         continue;
-      prune(current, analysis.peak);
-      analysis = analyze(current);
+      if (prune(current, analysis.peak, analysis))
+        reanalyzed(analysis);
+      else
+        analysis = analyze(current);
       if (!analysis.valid)
         return;
       record(current);
@@ -688,7 +690,8 @@ private:
       for (; gridLevel > analysis.peak && !exhausted();
            gridLevel -= gridStep) {
         WorkSchedule relaxed = current;
-        prune(relaxed, gridLevel);
+        Analysis relaxedAnalysis = analysis;
+        prune(relaxed, gridLevel, relaxedAnalysis);
         if (relaxed.events.size() < current.events.size())
           record(relaxed);
         if (gridLevel % aimStep != 0)
@@ -703,7 +706,7 @@ private:
         }
         if (!aimedAnalysis.valid || aimedAnalysis.peak > gridLevel)
           continue;
-        prune(aimed, gridLevel);
+        prune(aimed, gridLevel, aimedAnalysis);
         record(aimed);
       }
       recorded = analysis.peak;
@@ -739,6 +742,8 @@ private:
     /// (instances are numbered in event order).
     std::vector<absl::int128> live;
     std::vector<int32_t> firstInstance;
+    /// The work the scan that made this analysis counted.
+    int64_t scanWork = 0;
   };
 
   /// The row of an event in the read/produce arrays.
@@ -830,6 +835,7 @@ private:
   Analysis evaluateWithDetails(const std::vector<int32_t> &events,
                                absl::int128 level) {
     Analysis result;
+    const int64_t workBefore = work_;
     std::vector<Instance> &instances = instances_;
     instances.clear();
     readPairs_.clear();
@@ -847,6 +853,7 @@ private:
           latest[value] = static_cast<int32_t>(instances.size());
           instances.push_back(Instance{value, e, e, previous});
         });
+    result.scanWork = work_ - workBefore;
     if (!valid)
       return result;
     for (ValueId value : outputs_)
@@ -979,6 +986,12 @@ private:
     return evaluateWithDetails(work.events,
                                std::numeric_limits<int64_t>::max());
   }
+
+  /// Counts the work of evaluating again the schedule `analysis` describes,
+  /// for a caller that reuses `analysis` instead, so that the search's
+  /// length (and so every plan) does not depend on which evaluations are
+  /// reused.
+  void reanalyzed(const Analysis &analysis) { work_ += analysis.scanWork; }
 
   /// The instance of `value` a read at `position` resolves to, or -1.
   static int32_t instanceAt(const Analysis &analysis, ValueId value,
@@ -1123,8 +1136,8 @@ private:
 
   /// Splits, at the peak event, the lifetime of the value whose
   /// re-evaluation removes the most bytes above `level` (summed over all
-  /// events, splitGain) per microsecond. Returns false if no split removes
-  /// any.
+  /// events, splitGain) per microsecond. `analysis` is `work`'s. Returns
+  /// false if no split removes any.
   bool applyBestSplit(WorkSchedule &work, const Analysis &analysis,
                       absl::int128 level) {
     const int32_t across = analysis.peakEvent;
@@ -1142,7 +1155,13 @@ private:
       std::vector<OpId> chain;
     };
     std::vector<Split> splits;
-    const absl::int128 before = evaluate(work.events, level).excess;
+    // The excess of `work` itself, from its analysis: evaluate's sum, and
+    // its work counted.
+    absl::int128 before = 0;
+    for (const absl::int128 &live : analysis.live)
+      if (live > level)
+        before += live - level;
+    reanalyzed(analysis);
     WorkSchedule trial;
     auto consider = [&](double cost, int32_t position,
                         const std::vector<OpId> &ops) {
@@ -1230,19 +1249,24 @@ private:
   /// keeps the peak within `level`: reads then resolve to the earlier
   /// evaluation, whose copy is held over the gap between its last read and
   /// the dropped one (the bound ignores the operands the dropped evaluation
-  /// no longer holds, so it only errs towards keeping).
-  void prune(WorkSchedule &work, absl::int128 level) {
+  /// no longer holds, so it only errs towards keeping). `analysis` is
+  /// `work`'s on entry; true when it still is on return (false: stale).
+  bool prune(WorkSchedule &work, absl::int128 level, Analysis &analysis) {
     const std::vector<double> &time = context_.tables.replayTimeUs;
     std::vector<int32_t> removable;
     std::vector<uint8_t> seen(graph_.numOps(), 0);
     std::vector<std::pair<int32_t, absl::int128>> added;
-    bool changed = true;
+    bool changed = true, current = true;
     while (changed && !exhausted()) {
       context_.progress.step();
       changed = false;
-      Analysis analysis = analyze(work);
+      if (current)
+        reanalyzed(analysis);
+      else
+        analysis = analyze(work);
+      current = true;
       if (!analysis.valid)
-        return;
+        return true;
       removable.clear();
       std::fill(seen.begin(), seen.end(), 0);
       for (size_t i = 0; i < work.events.size(); ++i) {
@@ -1293,9 +1317,11 @@ private:
         if (static_cast<size_t>(index) < work.boundary)
           --work.boundary;
         changed = true;
+        current = false;
         break;
       }
     }
+    return current;
   }
 
   const PlanContext &context_;
