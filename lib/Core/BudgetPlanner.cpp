@@ -548,8 +548,9 @@ WorkSchedule toWorkSchedule(const Schedule &schedule);
 
 class ScheduleSearch {
 public:
-  /// `exactScoring`: score each split by evaluating the changed schedule
-  /// (O(schedule) per split tried) instead of splitGain's estimate.
+  /// `exactScoring`: score each split by the changed schedule's exact
+  /// excess (insertedExcess: the events whose live bytes change, counted
+  /// as work as a full evaluation) instead of splitGain's estimate.
   ScheduleSearch(const PlanContext &context,
                  const std::vector<DerivationStep> &derivations,
                  int64_t workLimit, bool exactScoring)
@@ -559,6 +560,7 @@ public:
     const size_t numValues = graph_.numValues();
     stamp_.assign(numValues, 0);
     seenValue_.assign(numValues, 0);
+    seenIndex_.assign(numValues, -1);
     inChain_.assign(graph_.numOps(), 0);
     latest_.assign(numValues, -1);
     openAt_.assign(numValues, 0);
@@ -1047,59 +1049,62 @@ private:
       work.boundary += chain.size();
   }
 
-  /// The bytes above `level`, summed over events, that inserting `chain`
-  /// just before event `position` removes (negative: adds), read off
-  /// `analysis` instead of evaluating the changed schedule. Each chain
-  /// result whose current instance is read at or after `position` is freed
-  /// from its last earlier read until `position` (the new instance serves
-  /// the later reads), and each operand the chain reads from outside it is
-  /// held from its last read until `position`; on an event between those
-  /// points the change counts in full where the event is above the level
-  /// (linear in the change: exact while the excess there exceeds the
-  /// bytes that move, an estimate below that). The inserted events hold
-  /// what is live across `position`, the operands held for the chain, and
-  /// each chain result from its evaluation to its last read in the chain
-  /// (or on, if it serves later reads). O(chain operands), which is what
-  /// lets the refinement score every split of a large schedule; the split
-  /// it applies is then evaluated exactly.
-  absl::int128 splitGain(const Analysis &analysis,
-                         const std::vector<OpId> &chain, int32_t position,
-                         absl::int128 level) {
+  /// What inserting `chain` just before event `position` changes, read
+  /// off `analysis`: each chain result whose current instance is read at or
+  /// after `position` is freed from its last earlier read until `position`
+  /// (the new instance serves the later reads), and each operand the chain
+  /// reads from outside it, when its current instance is not read at or
+  /// after `position`, is held from its last read into the chain. Fills
+  /// changes_ and chainResults_ and returns what stays live across the
+  /// boundary before `position` (the freed results taken out, the held
+  /// operands not added), or nullopt when an operand has no instance
+  /// before `position`. `regular` is false when a chain op reads a value a
+  /// later chain op evaluates again (the first read then resolves to the
+  /// current instance, which this accounting does not follow).
+  std::optional<absl::int128> splitChanges(const Analysis &analysis,
+                                           const std::vector<OpId> &chain,
+                                           int32_t position, bool &regular) {
     const std::vector<int64_t> &bytes = context_.tables.valueBytes;
     changes_.clear();
     chainResults_.clear();
+    regular = true;
     ++valueGeneration_;
-    // What is live across the boundary before `position`: what `position`
-    // holds minus what it produces.
-    absl::int128 base = analysis.live[position];
+    // What `position` holds minus what it produces (its workspace stays).
+    absl::int128 across = analysis.live[position];
     for (int32_t i = analysis.firstInstance[position];
          i < analysis.firstInstance[position + 1]; ++i)
-      base -= bytes[analysis.instances[i].value];
+      across -= bytes[analysis.instances[i].value];
     for (size_t index = 0; index < chain.size(); ++index) {
+      const int32_t use = static_cast<int32_t>(index);
       const int32_t row = rowOf(chain[index]);
       for (int32_t r = readBegin_[row]; r < readBegin_[row + 1]; ++r) {
         ValueId operand = reads_[r];
         if (seenValue_[operand] == valueGeneration_) {
-          for (ChainResult &result : chainResults_)
-            if (result.value == operand)
-              result.lastUse = static_cast<int32_t>(index);
+          // A chain result, or an operand already seen.
+          const int32_t index = seenIndex_[operand];
+          if (index >= 0)
+            chainResults_[index].lastUse = use;
+          else if (index < -1)
+            changes_[-2 - index].lastUse = use;
           continue;
         }
         seenValue_[operand] = valueGeneration_;
+        seenIndex_[operand] = -1;
         int32_t instance = instanceAt(analysis, operand, position);
         if (instance < 0)
-          return -1;
+          return std::nullopt;
         const Instance &held = analysis.instances[instance];
         if (held.lastRead < position) {
-          changes_.push_back({held.lastRead + 1, bytes[operand]});
-          base += bytes[operand];
+          seenIndex_[operand] = -2 - static_cast<int32_t>(changes_.size());
+          changes_.push_back({held.lastRead + 1, bytes[operand], use});
         }
       }
       for (int32_t p = produceBegin_[row]; p < produceBegin_[row + 1]; ++p) {
         ValueId value = produces_[p];
+        regular = regular && seenValue_[value] != valueGeneration_;
         seenValue_[value] = valueGeneration_;
-        ChainResult result{value, static_cast<int32_t>(index),
-                           static_cast<int32_t>(index), false};
+        seenIndex_[value] = static_cast<int32_t>(chainResults_.size());
+        ChainResult result{value, use, use, false};
         int32_t instance = instanceAt(analysis, value, position);
         if (instance >= 0 && analysis.instances[instance].lastRead >= position) {
           const Instance &replaced = analysis.instances[instance];
@@ -1109,29 +1114,124 @@ private:
                analysis.readEvents[r] < position;
                ++r)
             lastBefore = analysis.readEvents[r];
-          changes_.push_back({lastBefore + 1, -bytes[value]});
-          base -= bytes[value];
+          changes_.push_back({lastBefore + 1, -bytes[value], -1});
+          across -= bytes[value];
           result.servesLater = true;
         }
         chainResults_.push_back(result);
       }
     }
+    return across;
+  }
+
+  /// The bytes above `level`, summed over events, that inserting `chain`
+  /// just before event `position` removes (negative: adds), estimated from
+  /// splitChanges: on an event before `position` that a change spans, the
+  /// change counts in full where the event is above the level (linear in
+  /// the change: exact while the excess there exceeds the bytes that move,
+  /// an estimate below that). The inserted events hold what is live across
+  /// `position`, the operands held for the chain, and each chain result
+  /// from its evaluation to its last read in the chain (or on, if it serves
+  /// later reads). O(chain operands), which is what lets the refinement
+  /// score every split of a large schedule; the split it applies is then
+  /// evaluated exactly (insertedExcess).
+  absl::int128 splitGain(const Analysis &analysis,
+                         const std::vector<OpId> &chain, int32_t position,
+                         absl::int128 level) {
+    bool regular = true;
+    std::optional<absl::int128> across =
+        splitChanges(analysis, chain, position, regular);
+    if (!across)
+      return -1;
     work_ += static_cast<int64_t>(changes_.size() + chainResults_.size());
     absl::int128 gain = 0;
-    for (const auto &[from, change] : changes_)
-      gain -= absl::int128(change) *
-              (aboveCount_[position] - aboveCount_[from]);
-    for (size_t index = 0; index < chain.size(); ++index) {
-      absl::int128 live = base;
-      for (const ChainResult &result : chainResults_)
-        if (result.producedAt <= static_cast<int32_t>(index) &&
-            (result.servesLater ||
-             result.lastUse >= static_cast<int32_t>(index)))
-          live += bytes[result.value];
-      if (live > level)
-        gain -= live - level;
-    }
+    for (const Change &change : changes_)
+      gain -= absl::int128(change.bytes) *
+              (aboveCount_[position] - aboveCount_[change.from]);
+    chainLive(chain.size(), *across, /*operandsToLastUse=*/false);
+    for (size_t index = 0; index < chain.size(); ++index)
+      if (chainLive_[index] > level)
+        gain -= chainLive_[index] - level;
     return gain;
+  }
+
+  /// Fills chainLive_ with the live bytes at each inserted event, from
+  /// splitChanges' results: `across`; each chain result from its
+  /// evaluation to its last use in the chain (or on, if it serves later
+  /// reads); each operand held for the chain, up to its last use in the
+  /// chain with `operandsToLastUse`, else over the whole chain.
+  void chainLive(size_t length, absl::int128 across, bool operandsToLastUse) {
+    const std::vector<int64_t> &bytes = context_.tables.valueBytes;
+    chainLive_.assign(length + 1, 0);
+    chainLive_[0] = across;
+    for (const Change &change : changes_)
+      if (change.lastUse >= 0) {
+        chainLive_[0] += change.bytes;
+        chainLive_[operandsToLastUse ? change.lastUse + 1 : length] -=
+            change.bytes;
+      }
+    for (const ChainResult &result : chainResults_) {
+      chainLive_[result.producedAt] += bytes[result.value];
+      chainLive_[result.servesLater ? length : result.lastUse + 1] -=
+          bytes[result.value];
+    }
+    for (size_t index = 1; index < length; ++index)
+      chainLive_[index] += chainLive_[index - 1];
+  }
+
+  /// The bytes above `level`, summed over events, of `work` (analysed in
+  /// `analysis`, whose excess above `level` is `excess`) with `chain`
+  /// inserted just before event `position`: evaluate's figure for the
+  /// changed schedule (nullopt: not a schedule), with the work of
+  /// evaluate counted, but computed only where live bytes change: the
+  /// events before `position` that splitChanges' changes span, and the
+  /// inserted ones (every later event holds what it held). Evaluates the
+  /// changed schedule when splitChanges cannot account for the chain.
+  std::optional<absl::int128>
+  insertedExcess(const WorkSchedule &work, const Analysis &analysis,
+                 absl::int128 excess, const std::vector<OpId> &chain,
+                 int32_t position, absl::int128 level) {
+    bool regular = true;
+    std::optional<absl::int128> across =
+        splitChanges(analysis, chain, position, regular);
+    if (!across || !regular) {
+      WorkSchedule trial = work;
+      insertChain(trial, position, chain);
+      Analysis after = evaluate(trial.events, level);
+      return after.valid ? std::optional<absl::int128>(after.excess)
+                         : std::nullopt;
+    }
+    work_ += analysis.scanWork;
+    for (OpId op : chain)
+      work_ += 1 + readBegin_[op + 1] - readBegin_[op];
+    auto above = [&](absl::int128 live) {
+      return live > level ? live - level : absl::int128(0);
+    };
+    // The inserted events: what `position` held across it, without its
+    // workspace, and each op's own workspace.
+    const int32_t atPosition = work.events[position];
+    if (atPosition >= 0)
+      *across -= context_.flat.workspace(atPosition);
+    chainLive(chain.size(), *across, /*operandsToLastUse=*/true);
+    for (size_t index = 0; index < chain.size(); ++index)
+      excess +=
+          above(chainLive_[index] + context_.flat.workspace(chain[index]));
+    // The events before `position` whose live bytes change: each change
+    // holds from its event until `position`.
+    std::sort(changes_.begin(), changes_.end(),
+              [](const Change &lhs, const Change &rhs) {
+                return lhs.from < rhs.from;
+              });
+    absl::int128 change = 0;
+    auto next = changes_.begin();
+    for (int32_t e = changes_.empty() ? position : changes_.front().from;
+         e < position; ++e) {
+      for (; next != changes_.end() && next->from == e; ++next)
+        change += next->bytes;
+      const absl::int128 live = analysis.live[e];
+      excess += above(live + change) - above(live);
+    }
+    return excess;
   }
 
   /// Splits, at the peak event, the lifetime of the value whose
@@ -1162,17 +1262,15 @@ private:
       if (live > level)
         before += live - level;
     reanalyzed(analysis);
-    WorkSchedule trial;
     auto consider = [&](double cost, int32_t position,
                         const std::vector<OpId> &ops) {
       absl::int128 removed;
       if (exactScoring_) {
-        trial = work;
-        insertChain(trial, position, ops);
-        Analysis after = evaluate(trial.events, level);
-        if (!after.valid)
+        std::optional<absl::int128> after =
+            insertedExcess(work, analysis, before, ops, position, level);
+        if (!after)
           return;
-        removed = before - after.excess;
+        removed = before - *after;
       } else {
         removed = splitGain(analysis, ops, position, level);
       }
@@ -1234,12 +1332,11 @@ private:
       return true;
     }
     for (size_t i = 0; i < splits.size() && i < kMaxCheckedSplits; ++i) {
-      trial = work;
-      insertChain(trial, splits[i].position, splits[i].chain);
-      Analysis after = evaluate(trial.events, level);
-      if (!after.valid || after.excess >= before)
+      std::optional<absl::int128> after = insertedExcess(
+          work, analysis, before, splits[i].chain, splits[i].position, level);
+      if (!after || *after >= before)
         continue;
-      work = std::move(trial);
+      insertChain(work, splits[i].position, splits[i].chain);
       return true;
     }
     return false;
@@ -1350,8 +1447,15 @@ private:
   std::vector<ValueId> touched_;
   std::vector<int64_t> delta64_;    // live-byte differences, 64-bit sums
   std::vector<absl::int128> delta_; // and 128-bit ones
-  // Scratch of `splitGain`.
-  std::vector<std::pair<int32_t, int64_t>> changes_;
+  // Scratch of `splitChanges`: the values whose instances before the
+  // split change, from which event, by how many bytes; an operand held
+  // for the chain up to its last use in the chain (-1: a freed result).
+  struct Change {
+    int32_t from;
+    int64_t bytes;
+    int32_t lastUse;
+  };
+  std::vector<Change> changes_;
   struct ChainResult {
     ValueId value;
     int32_t producedAt, lastUse; // indices into the chain
@@ -1362,6 +1466,11 @@ private:
   std::vector<int32_t> aboveCount_; // events above the level before each
   uint32_t valueGeneration_ = 0;
   std::vector<uint32_t> seenValue_;
+  // By value seen: its index in chainResults_, -1 (an operand whose
+  // instance does not change) or -2 - its index in changes_.
+  std::vector<int32_t> seenIndex_;
+  // By inserted event (and one past the chain), live bytes (chainLive).
+  std::vector<absl::int128> chainLive_;
   // Scratch of `collectChain`: the ops of the chain being collected.
   uint32_t chainGeneration_ = 0;
   std::vector<uint32_t> inChain_;
