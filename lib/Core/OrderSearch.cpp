@@ -459,6 +459,8 @@ private:
     return reader >= 0 ? std::max(last, position_[reader]) : last;
   }
 
+  /// Finds the event that reads `storage` last in the current order (-1:
+  /// none reads it), for lastReader_.
   void rescanLastReader(int32_t storage) {
     int32_t last = -1;
     for (int32_t reader : readers_.of(storage))
@@ -603,6 +605,8 @@ private:
   // By block of 2^kBlockShift positions, the most live bytes at an event
   // in it, valid outside the positions [changedLow_, changedHigh_].
   std::vector<int64_t> blockMax_;
+  // By storage, the event that reads it last in the current order (-1:
+  // none); moveEvent keeps it current.
   std::vector<int32_t> lastReader_;
   int32_t changedLow_ = std::numeric_limits<int32_t>::max(), changedHigh_ = -1;
   bool overflows_ = false;
