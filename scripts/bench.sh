@@ -58,6 +58,11 @@ start=$(date +%s)
   echo "| date (UTC) | $(date -u '+%Y-%m-%d %H:%M') |"
   echo "| commit | $(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD -- lib include benchmarks || echo ' (with uncommitted changes)') |"
   echo "| CPU | $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//') |"
+  # Vector extensions: the kernels PyTorch and XLA pick (and their scratch
+  # memory) depend on them, so measured peaks can differ between machines.
+  isa=$(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' |
+    grep -E '^(avx2|avx512f|avx512_bf16|amx_tile)$' | paste -sd' ' || true)
+  echo "| vector extensions | ${isa:-none of avx2, avx512f, avx512_bf16, amx_tile} |"
   echo "| nproc | $(nproc) |"
   echo "| memory | $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo) |"
   echo "| load average at start | $(cut -d' ' -f1-3 /proc/loadavg) |"

@@ -174,9 +174,9 @@ COMPARED = {"llama_stack": llama_stack, "llama_scan": _builtin("llama_scan"),
             "llama": _builtin("llama")}
 SIZES = ("layers", "batch", "seq", "dim", "heads", "hidden")
 # The benchmark's size (scripts/bench.sh): a step in tens of milliseconds
-# on one thread. seq stays at 8: a causal mask of more than 100 elements
-# reaches remat as a hex constant remat's parser rejects for i1 (see
-# docs/benchmarks.md).
+# on one thread. seq stays at 8, the size of every recorded run (chosen when
+# a causal mask of more than 100 elements reached remat as an i1 hex
+# constant its parser rejected; convert.py now rewrites those).
 DEFAULT_SIZES = {"layers": 4, "batch": 64, "seq": 8, "dim": 128, "heads": 4,
                  "hidden": 344}
 
