@@ -13,6 +13,7 @@
 
 #include "remat/Conversion/Passes.h"
 #include "remat/Dialect/Remat/IR/RematOps.h"
+#include "remat/Runner/CompilerRuntime.h"
 #include "remat/Runner/CudaRuntime.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -715,6 +716,16 @@ Runner::create(ModuleOp module, const RunnerOptions &options) {
         unknownCalls);
   runner->engine = std::move(*engine);
 
+  // Functions LLVM's code generator may call for bf16 on CPUs without native
+  // conversions, which Debian's libgcc lacks (CompilerRuntime.h).
+  runner->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    for (const compiler_rt::Symbol &symbol : compiler_rt::getSymbols())
+      symbols[interner(symbol.name)] = {
+          llvm::orc::ExecutorAddr::fromPtr(symbol.address),
+          llvm::JITSymbolFlags::Exported};
+    return symbols;
+  });
   if (options.device == Device::CUDA) {
     runner->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
       llvm::orc::SymbolMap symbols;
