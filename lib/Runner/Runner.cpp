@@ -565,6 +565,19 @@ GPULoweringOptions getGPULoweringOptions(const RunnerOptions &options) {
   return gpu;
 }
 
+/// Binds a table of {name, address} functions into the JIT'd modules.
+template <typename SymbolT>
+void bindSymbols(ExecutionEngine &engine, llvm::ArrayRef<SymbolT> table) {
+  engine.registerSymbols([table](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    for (const SymbolT &symbol : table)
+      symbols[interner(symbol.name)] = {
+          llvm::orc::ExecutorAddr::fromPtr(symbol.address),
+          llvm::JITSymbolFlags::Exported};
+    return symbols;
+  });
+}
+
 } // namespace
 
 Runner::~Runner() = default;
@@ -718,24 +731,9 @@ Runner::create(ModuleOp module, const RunnerOptions &options) {
 
   // Functions LLVM's code generator may call for bf16 on CPUs without native
   // conversions, which Debian's libgcc lacks (CompilerRuntime.h).
-  runner->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
-    llvm::orc::SymbolMap symbols;
-    for (const compiler_rt::Symbol &symbol : compiler_rt::getSymbols())
-      symbols[interner(symbol.name)] = {
-          llvm::orc::ExecutorAddr::fromPtr(symbol.address),
-          llvm::JITSymbolFlags::Exported};
-    return symbols;
-  });
-  if (options.device == Device::CUDA) {
-    runner->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
-      llvm::orc::SymbolMap symbols;
-      for (const cuda::RuntimeSymbol &symbol : cuda::getRuntimeSymbols())
-        symbols[interner(symbol.name)] = {
-            llvm::orc::ExecutorAddr::fromPtr(symbol.address),
-            llvm::JITSymbolFlags::Exported};
-      return symbols;
-    });
-  }
+  bindSymbols(*runner->engine, compiler_rt::getSymbols());
+  if (options.device == Device::CUDA)
+    bindSymbols(*runner->engine, cuda::getRuntimeSymbols());
   if (options.measureMemory) {
     runner->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
       llvm::orc::SymbolMap symbols;
