@@ -62,7 +62,7 @@ What is measured, per configuration:
   the kernels hold.
   The graphs run with the boxed calling convention (`capture._boxed`), so
   that a saved value is freed after its last read, as remat assumes, on
-  PyTorch 2.x; 1.13 holds every saved value to the end of backward.
+  PyTorch 2.x and 1.13 alike.
   remat's time is the
   roofline of its `cpu` target, a nominal 32-core AVX-512 socket, against
   one thread here plus Python's per-op dispatch;

@@ -54,6 +54,7 @@ from typing import Callable, Dict, List, Optional
 
 import torch
 import torch.fx
+import torch.utils._pytree as pytree
 
 import remat
 from remat_torch import ops as op_table
@@ -691,9 +692,9 @@ def partition(joint_module, _joint_inputs=None, compiler=None, *,
     info = PartitionInfo(report=None)
     start = time.perf_counter()
     try:
-        result = _partition(joint_module, options, num_fwd_outputs,
-                            static_lifetime_input_indices, on_infeasible,
-                            random_ops, workspace, info)
+        result = _partition(joint_module, _joint_inputs, options,
+                            num_fwd_outputs, static_lifetime_input_indices,
+                            on_infeasible, random_ops, workspace, info)
     except RematPartitionError:
         raise
     except (ExportError, remat.PlanError, _Unsupported) as error:
@@ -770,7 +771,15 @@ def _pytorch_partition(joint_module, joint_inputs, num_fwd_outputs,
     return min_cut(joint_module, joint_inputs, **kwargs)
 
 
-def _partition(joint_module, options, num_fwd_outputs,
+def _device_of(joint_inputs):
+    """The one device of the joint graph's example inputs, or None (none
+    given, or several devices)."""
+    leaves = pytree.tree_flatten(joint_inputs)[0]
+    devices = {x.device for x in leaves if isinstance(x, torch.Tensor)}
+    return devices.pop() if len(devices) == 1 else None
+
+
+def _partition(joint_module, joint_inputs, options, num_fwd_outputs,
                static_lifetime_input_indices, on_infeasible, random_ops,
                workspace, info):
     clock = time.perf_counter()
@@ -786,7 +795,9 @@ def _partition(joint_module, options, num_fwd_outputs,
     joint_module.graph.eliminate_dead_code()
     replay_random = _rng_functionalization() if random_ops == "replay" else None
     if workspace == "profile":
-        workspace = profile_workspace(joint_module.graph)
+        # 1.13's node metadata records no device: the inputs' device.
+        workspace = profile_workspace(joint_module.graph,
+                                      _device_of(joint_inputs))
         info.seconds["workspace"] = time.perf_counter() - clock
         clock = time.perf_counter()
     info.workspace = dict(workspace or {})

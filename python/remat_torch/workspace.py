@@ -11,21 +11,24 @@ them so that `remat_torch.partition(workspace="profile")` can state them.
 Each distinct call (target, argument shapes, dtypes, strides and constant
 arguments) runs twice on fresh inputs of the node's metadata (random floats,
 zero integers and booleans, so indices stay in range), on the device the
-metadata names; its workspace is the allocator's high-water mark during the
+metadata names (PyTorch 2.x's FakeTensor `val`) or, for PyTorch 1.13's
+`tensor_meta`, which records no device, on the graph's device the caller
+names; its workspace is the allocator's high-water mark during the
 second call (a first call may fill caches later calls reuse) above what was
 live before it, less the bytes of what it returned.
 On the CPU the high-water mark comes from the profiler's allocation events,
 on CUDA from the caching allocator's statistics. The figure depends on the
 kernel library, thread count and device, which is why it is measured here
-and not modelled. Nodes whose inputs have no FakeTensor metadata (all of
-them on PyTorch 1.13, which records `tensor_meta` only) or that fail to run
-on synthetic inputs get no workspace: an underestimate, never a failure.
+and not modelled. Nodes whose inputs have no metadata (on 1.13: results of
+several tensors, and every node when no device is named) or that fail to
+run on synthetic inputs get no workspace: an underestimate, never a failure.
 """
 
 import bisect
 import contextlib
 import gc
 import operator
+from typing import NamedTuple, Optional
 
 import torch
 import torch.fx
@@ -42,18 +45,35 @@ _SKIPPED_PACKETS = {"view", "_unsafe_view", "reshape", "expand", "permute",
                     "split_with_sizes", "unbind", "getitem"}
 
 
-def _tensor_val(node):
+class _Meta(NamedTuple):
+    shape: tuple
+    stride: tuple
+    dtype: torch.dtype
+    device: torch.device
+
+
+def _tensor_meta(node, device):
+    """The shape, strides, dtype and device of `node`'s tensor result, or
+    None: from its FakeTensor (`val`, PyTorch 2.x) or from 1.13's
+    `tensor_meta`, whose device is `device` (None: unknown)."""
     val = node.meta.get("val", None)
-    return val if isinstance(val, torch.Tensor) else None
+    if isinstance(val, torch.Tensor):
+        return _Meta(tuple(val.shape), tuple(val.stride()), val.dtype,
+                     val.device)
+    meta = node.meta.get("tensor_meta", None)
+    if device is None or not hasattr(meta, "stride") or \
+            not hasattr(meta, "dtype"):  # no device, or several results
+        return None
+    return _Meta(tuple(meta.shape), tuple(meta.stride), meta.dtype, device)
 
 
-def _synthetic(val):
-    """A real tensor with `val`'s shape, strides, dtype and device (over a
+def _synthetic(meta):
+    """A real tensor with `meta`'s shape, strides, dtype and device (over a
     storage just large enough, so expanded strides are kept)."""
-    shape, stride = tuple(val.shape), tuple(val.stride())
+    shape, stride = meta.shape, meta.stride
     extent = 0 if 0 in shape else 1 + sum((n - 1) * abs(st)
                                           for n, st in zip(shape, stride))
-    base = torch.empty(extent, dtype=val.dtype, device=val.device)
+    base = torch.empty(extent, dtype=meta.dtype, device=meta.device)
     if base.dtype.is_floating_point or base.dtype.is_complex:
         base.normal_()
     else:
@@ -61,12 +81,14 @@ def _synthetic(val):
     return base.as_strided(shape, stride)
 
 
-def _signature(node):
+def _signature(node, device):
     def describe(arg):
         if isinstance(arg, torch.fx.Node):
-            val = _tensor_val(arg)
-            return ("tensor", tuple(val.shape), tuple(val.stride()),
-                    str(val.dtype), str(val.device))
+            meta = _tensor_meta(arg, device)
+            if meta is None:
+                raise _NotRunnable
+            return ("tensor", meta.shape, meta.stride, str(meta.dtype),
+                    str(meta.device))
         if isinstance(arg, (list, tuple)):
             return tuple(describe(a) for a in arg)
         return repr(arg)
@@ -110,18 +132,20 @@ def _real_tensors():
 class _Call:
     """One distinct call of a graph node, runnable on synthetic inputs."""
 
-    def __init__(self, node):
+    def __init__(self, node, device):
         self.node = node
+        self.inputs = {}
         self.device = None
         for arg in node.all_input_nodes:
-            val = _tensor_val(arg)
-            if val is None:
+            meta = _tensor_meta(arg, device)
+            if meta is None:
                 raise _NotRunnable
-            if self.device not in (None, val.device):
+            if self.device not in (None, meta.device):
                 raise _NotRunnable
-            self.device = val.device
+            self.device = meta.device
+            self.inputs[arg] = meta
         if self.device is None:
-            self.device = torch.device("cpu")
+            self.device = device or torch.device("cpu")
         if self.device.type not in ("cpu", "cuda"):
             raise _NotRunnable
 
@@ -129,8 +153,8 @@ class _Call:
         """Runs the node on fresh inputs inside `around()`; returns the
         bytes of its results, or None when the kernel rejects the inputs."""
         try:
-            inputs = {arg: _synthetic(_tensor_val(arg))
-                      for arg in self.node.all_input_nodes}
+            inputs = {arg: _synthetic(meta)
+                      for arg, meta in self.inputs.items()}
         except RuntimeError:
             return None
         args = torch.fx.node.map_arg(self.node.args, inputs.__getitem__)
@@ -200,18 +224,20 @@ def _cuda_workspace(call):
     return max(0, high - result_bytes)
 
 
-def profile_workspace(graph: torch.fx.Graph):
+def profile_workspace(graph: torch.fx.Graph,
+                      device: Optional[torch.device] = None):
     """{node name: workspace bytes > 0} for the call_function nodes of
-    `graph` (see the module docstring)."""
+    `graph` (see the module docstring). `device`: where the graph's tensors
+    live, for metadata that does not say (PyTorch 1.13's `tensor_meta`)."""
     calls, index_of, nodes_of = [], {}, {}
     for node in graph.nodes:
         if node.op != "call_function" or node.target is operator.getitem or \
                 packet(node) in _SKIPPED_PACKETS:
             continue
         try:
-            key = _signature(node)
+            key = _signature(node, device)
             if key not in index_of:
-                call = _Call(node)
+                call = _Call(node, device)
                 index_of[key] = len(calls)
                 calls.append(call)
         except (AttributeError, _NotRunnable):

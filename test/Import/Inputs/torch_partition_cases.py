@@ -316,10 +316,10 @@ def report_case():
 
 def boxed_frees_arguments_case():
     """capture._boxed (the compilers of compile_step and the eager backend):
-    on PyTorch 2.x the graph clears its argument list, so that an argument
-    (a saved activation in backward) is freed after its last use, before
-    the graph returns, as remat's simulator assumes (issue #16); PyTorch
-    1.13 has no boxed code generation and holds it to the end."""
+    the graph clears its argument list, so that an argument (a saved
+    activation in backward) is freed after its last use, before the graph
+    returns, as remat's simulator assumes (issue #16) — on PyTorch 2.x
+    through FX's boxed code generation, on 1.13 through capture's own."""
     import weakref
 
     seen = []
@@ -338,13 +338,9 @@ def boxed_frees_arguments_case():
     first = weakref.ref(args[0])
     expected = torch.sin(args[0]) + args[1]
     out = run(args)
-    steals = hasattr(torch.fx.graph, "_BoxedCodeGen")
-    check(torch.equal(out[0], expected) and seen == [not steals] and
-          (args == []) == steals,
-          "boxed graphs: an argument is " + ("freed after its last use"
-                                            if steals else
-                                            "held to the end (no boxed "
-                                            "code generation)"))
+    check(torch.equal(out[0], expected) and seen == [False] and args == [],
+          "boxed graphs: an argument is freed after its last use "
+          f"(alive at the probe: {seen}, list left: {len(args)})")
 
 
 def no_dead_backward_nodes_case():
@@ -389,11 +385,9 @@ def no_dead_backward_nodes_case():
 def predicted_peak_case():
     """The allocator's peak of a training step under remat's min-cut plan
     (remat_torch.measure's count) against remat's predicted peak: within 5%
-    on PyTorch 2.x, whose graphs free each saved activation after its last
-    read (issue #16; before, the backward held all of them to its end)."""
-    if not hasattr(torch.fx.graph, "_BoxedCodeGen"):
-        print("skip predicted peak: no boxed code generation (PyTorch 1.13)")
-        return
+    on PyTorch 2.x and 1.13, whose graphs free each saved activation after
+    its last read (issue #16; before, the backward held all of them to its
+    end)."""
     from remat_torch.measure import _profiled_peak
     for name in ("mlp", "llama"):
         torch.manual_seed(0)
@@ -417,10 +411,8 @@ def workspace_case():
     allocates input-sized temporaries (1.88 MiB at the peak, 10% of it).
     With workspace="profile" the predicted peak counts them and is within
     5% of the allocator's; a dict states workspace on the node's ops, never
-    on a view; bad values are refused."""
-    if not hasattr(torch.fx.graph, "_BoxedCodeGen"):
-        print("skip workspace: no boxed code generation (PyTorch 1.13)")
-        return
+    on a view; bad values are refused. On PyTorch 2.x and 1.13 (whose node
+    metadata has no device: the joint inputs' is taken)."""
     from remat_torch.measure import MEASURED, _profiled_peak
     factory, sizes, _ = MEASURED["mobilenet_v2"]
     torch.manual_seed(0)
@@ -449,7 +441,8 @@ def workspace_case():
         nonlocal matmul
         calls = [n for n in joint.graph.nodes if n.op == "call_function"]
         matmul = next(n.name for n in calls if "mm" in str(n.target))
-        view = next(n.name for n in calls if "view" in str(n.target))
+        view = next(n.name for n in calls  # 1.13 reshapes by _reshape_alias
+                    if "view" in str(n.target) or "alias" in str(n.target))
         texts.append(graph_to_mlir(
             joint, num_fwd_outputs=kwargs.get("num_fwd_outputs"),
             workspace_bytes={matmul: 4096, view: 64}).text)
