@@ -45,6 +45,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/numeric/int128.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 
 #include <algorithm>
 #include <cmath>
@@ -229,6 +230,14 @@ enumerateCandidates(const PlanContext &context) {
 constexpr int64_t kDecisionSearchWork = 40000000;
 /// At most this many keep sets are kept on the decision search's front.
 constexpr size_t kMaxDecisionFront = 256;
+/// `work` (a work limit of the search) times `effort`
+/// (budget-search-effort), at least 1.
+int64_t scaledWork(int64_t work, double effort) {
+  const double product = static_cast<double>(work) * effort;
+  if (product >= 9.0e18)
+    return std::numeric_limits<int64_t>::max() / 2;
+  return std::max<int64_t>(1, static_cast<int64_t>(product));
+}
 
 /// Resolves PlanOptions::decisionGroups: by ValueId, the index of the
 /// value's group, -1 for none. An unknown name is an error.
@@ -361,7 +370,8 @@ bool decidesUnitsWhole(const DecisionUnits &units,
 /// (with its derivation variants); under decision-groups, candidates that
 /// split a group are marked inexpressible.
 absl::Status searchDecisions(const PlanContext &context,
-                             std::vector<Candidate> &candidates) {
+                             std::vector<Candidate> &candidates, double effort,
+                             bool &limited) {
   context.progress.setStage("searching per-value decisions");
   absl::StatusOr<std::vector<int32_t>> groupOf = resolveDecisionGroups(context);
   if (!groupOf.ok())
@@ -370,11 +380,13 @@ absl::Status searchDecisions(const PlanContext &context,
   const bool grouped = !context.options.decisionGroups.empty();
   const int64_t size =
       std::max<int64_t>(static_cast<int64_t>(simulationSize(context.graph)), 1);
-  int64_t evaluations = kDecisionSearchWork / size;
+  int64_t evaluations = scaledWork(kDecisionSearchWork, effort) / size;
   // Too large a graph to explore even one keep set: without groups, the
   // seeds alone add nothing.
-  if (!grouped && evaluations < 2 * static_cast<int64_t>(units.units.size()))
+  if (!grouped && evaluations < 2 * static_cast<int64_t>(units.units.size())) {
+    limited = true;
     return absl::OkStatus();
+  }
 
   struct Entry {
     std::vector<uint8_t> keep;
@@ -477,6 +489,8 @@ absl::Status searchDecisions(const PlanContext &context,
         flipped[value] ^= 1;
     }
   }
+  for (const Entry &entry : front)
+    limited |= !entry.explored;
   for (const Entry &entry : front)
     if (!entry.candidate)
       if (absl::Status status =
@@ -1494,10 +1508,14 @@ WorkSchedule toWorkSchedule(const Schedule &schedule) {
   return work;
 }
 
-/// Adds refined schedules, started from the save-all candidate and from the
-/// lowest-peak candidate, to `candidates`.
-absl::Status refineCandidates(const PlanContext &context,
-                              std::vector<Candidate> &candidates) {
+/// Appends to `refined` the schedules refined from `candidates` (from the
+/// save-all candidate and from the lowest-peak one) with every work limit
+/// times `effort`; sets `limited` when a work limit stopped the search (or
+/// the graph was too large to refine at this effort).
+absl::Status refineWithEffort(const PlanContext &context,
+                              const std::vector<Candidate> &candidates,
+                              double effort, std::vector<Candidate> &refined,
+                              bool &limited) {
   int64_t graphSize = static_cast<int64_t>(context.graph.numOps());
   for (const GraphOp &op : context.graph.ops())
     graphSize += static_cast<int64_t>(op.operands.size());
@@ -1505,12 +1523,15 @@ absl::Status refineCandidates(const PlanContext &context,
   // for it; estimated scoring (splitGain) on every graph whose evaluations
   // fit the work limit. Both add candidates.
   const bool exact = graphSize <= kMaxExactRefinedGraphSize;
+  auto scaled = [effort](int64_t work) { return scaledWork(work, effort); };
   const int64_t workLimit =
-      std::min(kMaxRefinementWork,
-               kRefinementWork + kRefinementWorkPerElement * graphSize);
+      scaled(std::min(kMaxRefinementWork,
+                      kRefinementWork + kRefinementWorkPerElement * graphSize));
   const bool estimated = graphSize * kMinRefinementEvaluations <= workLimit;
-  if (!exact && !estimated)
+  if (!exact && !estimated) {
+    limited = true;
     return absl::OkStatus();
+  }
   size_t lowest = 0;
   for (size_t i = 0; i < candidates.size(); ++i)
     if (candidates[i].simulation.peakBytes <
@@ -1527,7 +1548,6 @@ absl::Status refineCandidates(const PlanContext &context,
       1, static_cast<int64_t>(
              std::floor(kBudgetGrid * static_cast<double>(saveAllPeak))));
   const int64_t aimStep = gridStep * kAimEvery;
-  std::vector<Candidate> refined;
   auto addRefined = [&](size_t base, Schedule schedule) -> absl::Status {
     Candidate candidate;
     candidate.result = candidates[base].result;
@@ -1567,11 +1587,11 @@ absl::Status refineCandidates(const PlanContext &context,
   // 0.1-1.1 s of the 0.6-2.4 s a plan took.
   const int64_t descentWork = workLimit / static_cast<int64_t>(starts.size());
   const int64_t exactWork =
-      kExactRefinementWork / static_cast<int64_t>(starts.size());
+      scaled(kExactRefinementWork) / static_cast<int64_t>(starts.size());
   context.progress.setStage("searching evaluation orders");
   std::vector<OrderFound> orders =
       searchOrders(context, descents.front().second,
-                   std::min(kOrderSearchWork, descentWork), gridStep);
+                   std::min(scaled(kOrderSearchWork), descentWork), gridStep);
   for (const OrderFound &order : orders) {
     if (absl::Status status = addRefined(0, order.schedule); !status.ok())
       return status;
@@ -1600,7 +1620,7 @@ absl::Status refineCandidates(const PlanContext &context,
                             (exactScoring ? exactWork : descentWork) / share,
                             exactScoring);
       if (d == reorderedStart)
-        search.enableReordering(kReorderWork);
+        search.enableReordering(scaled(kReorderWork));
       absl::Status status = absl::OkStatus();
       search.descend(toWorkSchedule(schedule), window, gridStep, aimStep,
                      [&](const WorkSchedule &work) {
@@ -1609,15 +1629,69 @@ absl::Status refineCandidates(const PlanContext &context,
                      });
       if (!status.ok())
         return status;
+      limited |= search.exhausted();
     }
   }
+  return absl::OkStatus();
+}
+
+/// The efforts budget's searches run at: budget-search-effort and, when
+/// that is above 1, first the default: a search with more work is not
+/// always better (it takes other steps; random-n250 at 0.7 of its peak:
+/// 6.55% at 1, 7.73% at 4), so keeping the default's candidates too means
+/// a larger effort never gives a worse plan than the default. A smaller
+/// effort searches at that effort alone (faster).
+std::vector<double> searchEfforts(const PlanContext &context) {
+  const double effort = context.options.budgetSearchEffort;
+  if (effort > 1)
+    return {1, effort};
+  return {effort};
+}
+
+/// Adds refined schedules to `candidates`, at each of searchEfforts.
+absl::Status refineCandidates(const PlanContext &context,
+                              std::vector<Candidate> &candidates,
+                              bool &limited) {
+  std::vector<Candidate> refined;
+  for (double effort : searchEfforts(context))
+    if (absl::Status status =
+            refineWithEffort(context, candidates, effort, refined, limited);
+        !status.ok())
+      return status;
   for (Candidate &candidate : refined)
     candidates.push_back(std::move(candidate));
   return absl::OkStatus();
 }
 
+/// Adds the decision search's keep sets to `candidates`, at each of
+/// searchEfforts (each from the enumerated candidates alone).
+absl::Status searchDecisionsAtEfforts(const PlanContext &context,
+                                      std::vector<Candidate> &candidates,
+                                      bool &limited) {
+  const std::vector<double> efforts = searchEfforts(context);
+  const std::vector<Candidate> enumerated =
+      efforts.size() > 1 ? candidates : std::vector<Candidate>();
+  if (absl::Status status =
+          searchDecisions(context, candidates, efforts.front(), limited);
+      !status.ok())
+    return status;
+  for (size_t i = 1; i < efforts.size(); ++i) {
+    std::vector<Candidate> searched = enumerated;
+    if (absl::Status status =
+            searchDecisions(context, searched, efforts[i], limited);
+        !status.ok())
+      return status;
+    for (size_t c = enumerated.size(); c < searched.size(); ++c)
+      candidates.push_back(std::move(searched[c]));
+  }
+  return absl::OkStatus();
+}
+
+/// Every candidate plan of `budget`; `searchLimited` (when given) is set
+/// when a work limit of the schedule search stopped it, so that more
+/// budget-search-effort could find more.
 absl::StatusOr<std::vector<Candidate>>
-allCandidates(const PlanContext &context) {
+allCandidates(const PlanContext &context, bool *searchLimited = nullptr) {
   absl::StatusOr<std::vector<Candidate>> candidates =
       enumerateCandidates(context);
   if (!candidates.ok())
@@ -1625,15 +1699,15 @@ allCandidates(const PlanContext &context) {
   // Refined schedules and searched orders are plans only a schedule
   // expresses; the keep sets are per-value decisions, and without
   // schedules the decisions are searched further.
-  if (!context.options.schedulePlans) {
-    if (absl::Status status = searchDecisions(context, *candidates);
-        !status.ok())
-      return status;
-    return candidates;
-  }
-  if (absl::Status status = refineCandidates(context, *candidates);
+  bool limited = false;
+  if (absl::Status status =
+          context.options.schedulePlans
+              ? refineCandidates(context, *candidates, limited)
+              : searchDecisionsAtEfforts(context, *candidates, limited);
       !status.ok())
     return status;
+  if (searchLimited)
+    *searchLimited = limited;
   return candidates;
 }
 
@@ -1798,7 +1872,9 @@ absl::StatusOr<StrategyResult> planBudget(const PlanContext &context) {
         "strategy budget needs a memory budget: give bytes (\"2GiB\"), a "
         "fraction between recompute-all and save-all (\"0.5\"), or a "
         "fraction of the save-all peak (\"0.8peak\")");
-  absl::StatusOr<std::vector<Candidate>> candidates = allCandidates(context);
+  bool searchLimited = false;
+  absl::StatusOr<std::vector<Candidate>> candidates =
+      allCandidates(context, &searchLimited);
   if (!candidates.ok())
     return candidates.status();
   BudgetAnchors anchors = anchorsOf(*candidates);
@@ -1821,6 +1897,12 @@ absl::StatusOr<StrategyResult> planBudget(const PlanContext &context) {
   if (!best) {
     // Whether anything lower exists: proven not when the bound is reached.
     const int64_t bound = peakLowerBound(context);
+    // More search could help when a work limit stopped it short of the
+    // bound: suggest four times the effort, within the limit.
+    const double effort = context.options.budgetSearchEffort;
+    const double moreEffort = searchLimited && bound < anchors.lowestPeak
+                                  ? std::min(4 * effort, kMaxBudgetSearchEffort)
+                                  : effort;
     std::string minimality =
         bound >= anchors.lowestPeak
             ? std::string("proven minimal: an op or the values that must be "
@@ -1833,9 +1915,8 @@ absl::StatusOr<StrategyResult> planBudget(const PlanContext &context) {
         "memory budget ", formatBytes(budget), " (", budget,
         " bytes) is infeasible: the smallest activation peak the budget "
         "strategy reaches is ",
-        formatBytes(anchors.lowestPeak), " (", anchors.lowestPeak,
-        " bytes, ", minimality, "; save-all needs ",
-        formatBytes(anchors.saveAllPeak),
+        formatBytes(anchors.lowestPeak), " (", anchors.lowestPeak, " bytes, ",
+        minimality, "; save-all needs ", formatBytes(anchors.saveAllPeak),
         "); raise the budget to at least ", anchors.lowestPeak,
         " bytes, or allow more recomputation (",
         !context.constraints.banLifted.empty()
@@ -1848,7 +1929,14 @@ absl::StatusOr<StrategyResult> planBudget(const PlanContext &context) {
               "tags lift the automatic bans"
             : "a checkpoint policy or must_recompute tags lift the "
               "automatic bans",
-        ")"));
+        ")",
+        moreEffort > effort
+            ? absl::StrFormat(", or let the search run longer (it stopped "
+                              "at its work limit: budget-search-effort=%g "
+                              "gives it %.3gx the work; on large graphs more "
+                              "work reaches lower peaks)",
+                              moreEffort, moreEffort / effort)
+            : std::string()));
   }
   StrategyResult result = best->result;
   result.budgetBytes = budget;

@@ -534,6 +534,11 @@ absl::StatusOr<Plan> planRematerialization(const Graph &graph,
     return absl::InvalidArgumentError(absl::StrCat(
         "exchange rate ", rate, " bytes per us is not a non-negative finite "
         "number; give 0 to weigh saved bytes alone"));
+  if (double effort = requested.budgetSearchEffort;
+      !(effort > 0) || !(effort <= kMaxBudgetSearchEffort))
+    return absl::InvalidArgumentError(absl::StrCat(
+        "budget search effort ", effort, " is not above 0 and at most ",
+        kMaxBudgetSearchEffort, " (a multiple of the default search work)"));
   if (!requested.decisionGroups.empty() &&
       (requested.strategy != Strategy::Budget || requested.schedulePlans))
     return absl::InvalidArgumentError(

@@ -25,6 +25,7 @@ void buildRematPipeline(OpPassManager &pm,
   plan.recomputeBanned = options.recomputeBanned;
   plan.exchangeRate = options.exchangeRate;
   plan.lowerBoundTimeLimit = options.lowerBoundTimeLimit;
+  plan.budgetSearchEffort = options.budgetSearchEffort;
   plan.optimalTimeLimit = options.optimalTimeLimit;
   plan.schedulePlans = options.schedulePlans;
   plan.decisionGroups = options.decisionGroups;

@@ -268,6 +268,22 @@ FailureOr<PlanOptions> RematPlanPass::parseOptions(Location loc) {
                           << ": expected a non-negative number of seconds "
                              "(0: the evaluate-once bound alone)";
   options.lowerBoundTimeLimitSeconds = lowerBoundTimeLimit;
+  std::string effort;
+  llvm::raw_string_ostream(effort)
+      << llvm::format("%g", budgetSearchEffort.getValue());
+  if (!(budgetSearchEffort > 0) ||
+      !(budgetSearchEffort <= kMaxBudgetSearchEffort))
+    return emitError(loc) << "remat-plan: bad option budget-search-effort="
+                          << effort << ": expected a number above 0 and at "
+                          << "most " << static_cast<int>(kMaxBudgetSearchEffort)
+                          << " (a multiple of the default work)";
+  options.budgetSearchEffort = budgetSearchEffort;
+  if (budgetSearchEffort != 1 && options.strategy != Strategy::Budget &&
+      options.strategy != Strategy::Optimal)
+    emitWarning(loc) << "remat-plan: budget-search-effort=" << effort
+                     << " has no effect with strategy=" << strategy.getValue()
+                     << "; only budget (and optimal, which starts from "
+                        "budget's plan) search schedules";
   if (!(optimalTimeLimit > 0) || std::isinf(optimalTimeLimit))
     return emitError(loc) << "remat-plan: bad option optimal-time-limit="
                           << optimalTimeLimit.getValue()

@@ -23,6 +23,7 @@ OPTIONS = {
     "allow_inexact_derivation": "allow-inexact-derivation",
     "recompute_banned": "recompute-banned",
     "exchange_rate": "exchange-rate",
+    "budget_search_effort": "budget-search-effort",
     "schedule_plans": "schedule-plans",
     "decision_groups": "decision-groups",
 }
@@ -100,6 +101,15 @@ def option_string(**options):
             value = "true" if value else "false"
         elif key == "decision_groups" and not isinstance(value, str):
             value = _groups_text(value)
+        elif key == "budget_search_effort":
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise TypeError("budget_search_effort: expected a number, "
+                                f"got {type(value).__name__}")
+            if not 0 < value <= 1000:
+                raise ValueError(f"budget_search_effort: {value} is not above "
+                                 "0 and at most 1000 (a multiple of the "
+                                 "default search work)")
+            value = repr(float(value))
         else:
             value = str(value)
         if any(c in value for c in " {}'\""):

@@ -15,7 +15,8 @@ plan (planned in this process through the `remat` package):
 Keyword options are remat-plan's (`strategy`, `memory_budget`, `target`,
 `target_file`, `policy`, `allow_inexact_derivation`, `recompute_banned`:
 "allow" lets budget replay matmuls when nothing else fits, `exchange_rate`: for
-min-cut, bytes per us of replay time, 0 for bytes alone), plus `report` (a path
+min-cut, bytes per us of replay time, 0 for bytes alone, `budget_search_effort`:
+a multiple of budget's search work, for lower peaks on large graphs), plus `report` (a path
 for the JSON report), `strict`, `on_infeasible`, `on_plan` and `workspace`.
 
 Kernel workspace (`workspace`): scratch a kernel allocates and frees while it
@@ -666,7 +667,8 @@ def partition(joint_module, _joint_inputs=None, compiler=None, *,
               num_fwd_outputs=None, static_lifetime_input_indices=None,
               strategy="min-cut", memory_budget=None, target=None,
               target_file=None, policy=None, allow_inexact_derivation=False,
-              recompute_banned="never", exchange_rate=None, random_ops="save",
+              recompute_banned="never", exchange_rate=None,
+              budget_search_effort=None, random_ops="save",
               report=None, strict=False,
               on_infeasible="error", workspace=None,
               on_plan: Optional[Callable[[PartitionInfo], None]] = None,
@@ -679,7 +681,8 @@ def partition(joint_module, _joint_inputs=None, compiler=None, *,
                "target": target, "target_file": target_file, "policy": policy,
                "allow_inexact_derivation": allow_inexact_derivation,
                "recompute_banned": recompute_banned,
-               "exchange_rate": exchange_rate}
+               "exchange_rate": exchange_rate,
+               "budget_search_effort": budget_search_effort}
     check_options(on_infeasible=on_infeasible, random_ops=random_ops,
                   workspace=workspace, **options)
     # The backward realises remat's decisions (what is saved, derived or

@@ -7,6 +7,9 @@
 #include "PlannerTestUtil.h"
 #include "TestGraphs.h"
 
+#include <cmath>
+#include <limits>
+
 namespace remat {
 namespace {
 
@@ -335,6 +338,34 @@ TEST(PlannerBudget, FractionsSpanTheRange) {
   EXPECT_EQ(*peak.budgetBytes,
             static_cast<int64_t>(0.9 * saveAll.simulation.peakBytes));
   EXPECT_LE(peak.simulation.peakBytes, *peak.budgetBytes);
+}
+
+TEST(PlannerBudget, SearchEffortIsValidatedAndNeverWorse) {
+  Graph graph = test::buildMegatronLayer({256, 2, 512, 8});
+  PlanOptions options = test::optionsFor(Strategy::Budget);
+  options.budget = *parseMemoryBudget("0.3");
+  for (double bad : {0.0, -1.0, std::nan(""), 1001.0,
+                     std::numeric_limits<double>::infinity()}) {
+    options.budgetSearchEffort = bad;
+    expectError(planRematerialization(graph, options),
+                "is not above 0 and at most 1000");
+  }
+  // Less effort may search less; more never plans worse than the default
+  // (the default's candidates stay), at every budget.
+  for (std::string_view budget : {"0.0", "0.3", "0.7"}) {
+    options.budget = *parseMemoryBudget(budget);
+    options.budgetSearchEffort = 1;
+    Plan standard = test::planOrDie(graph, options);
+    options.budgetSearchEffort = 0.01;
+    Plan less = test::planOrDie(graph, options);
+    EXPECT_LE(less.simulation.peakBytes, *less.budgetBytes) << budget;
+    options.budgetSearchEffort = 8;
+    Plan more = test::planOrDie(graph, options);
+    EXPECT_LE(more.simulation.peakBytes, *more.budgetBytes) << budget;
+    EXPECT_LE(more.simulation.recomputeTimeUs,
+              standard.simulation.recomputeTimeUs)
+        << budget;
+  }
 }
 
 } // namespace

@@ -133,6 +133,9 @@ struct PlanProgress {
   std::optional<double> recomputeTimeBoundUs;
 };
 
+/// The largest PlanOptions::budgetSearchEffort.
+inline constexpr double kMaxBudgetSearchEffort = 1000;
+
 struct PlanOptions {
   Strategy strategy = Strategy::MinCut;
   std::optional<MemoryBudget> budget; // required by Budget and Optimal
@@ -164,6 +167,14 @@ struct PlanOptions {
   /// plus the rate times the recompute time. Unset: the target's
   /// (TargetSpec::exchangeRateBytesPerUs); 0: bytes alone.
   std::optional<double> exchangeRateBytesPerUs;
+  /// `budget`'s search effort (remat-plan's budget-search-effort): every
+  /// work limit of its schedule search (evaluator steps, a count, not a
+  /// clock, so plans stay deterministic) is multiplied by it. On large
+  /// graphs the search stops at those limits, and more effort reaches lower
+  /// peaks for more time; on small ones it finishes below them and effort
+  /// changes nothing. Above 0, at most kMaxBudgetSearchEffort; 1 is the
+  /// default.
+  double budgetSearchEffort = 1;
   /// Wall-clock limit for `optimal` (remat-plan's optimal-time-limit). When
   /// it strikes, the plan is the best schedule found (at worst `budget`'s),
   /// with the MILP's bound as Plan::lowerBound; with none found, an error.

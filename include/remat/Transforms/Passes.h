@@ -82,6 +82,11 @@ struct RematPipelineOptions
       llvm::cl::desc("budget: seconds for the lower bound's LP (0: the "
                      "evaluate-once bound alone)"),
       llvm::cl::init(10)};
+  Option<double> budgetSearchEffort{
+      *this, "budget-search-effort",
+      llvm::cl::desc("budget: multiplies the schedule search's work limits "
+                     "(more: lower peaks on large graphs, more time)"),
+      llvm::cl::init(1)};
   Option<double> optimalTimeLimit{
       *this, "optimal-time-limit",
       llvm::cl::desc("optimal: seconds for the MILP (then the best plan "

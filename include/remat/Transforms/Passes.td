@@ -98,6 +98,12 @@ def RematPlanPass : Pass<"remat-plan", "::mlir::ModuleOp"> {
            "take (it stops earlier at a machine-independent iteration "
            "limit); 0 reports the evaluate-once bound alone, which is "
            "instant">,
+    Option<"budgetSearchEffort", "budget-search-effort", "double",
+           /*default=*/"1",
+           "budget (and optimal's starting plan): multiplies the work limits "
+           "of the schedule search; on large graphs more effort reaches "
+           "lower peaks in more time (deterministic: a count of steps, not "
+           "a clock)">,
     Option<"optimalTimeLimit", "optimal-time-limit", "double",
            /*default=*/"60",
            "optimal: wall-clock seconds for the MILP; when they run out the "

@@ -293,9 +293,23 @@ def budget_case():
           "recompute_banned='allow': smallest peak "
           f"{infos[1].report.peak_memory_bytes} bytes (<= "
           f"{infos[0].report.peak_memory_bytes} inside the bans), same gradients")
+    # budget_search_effort reaches the planner: more search work never
+    # gives a higher smallest peak than the default's.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = compile_step(copy.deepcopy(module), functools.partial(
+            partition, strategy="budget", memory_budget=64,
+            on_infeasible="closest", budget_search_effort=4,
+            on_plan=infos.append))(*inputs)
+    check(same(reference, result) and
+          infos[2].report.peak_memory_bytes <= infos[0].report.peak_memory_bytes,
+          "budget_search_effort=4: smallest peak "
+          f"{infos[2].report.peak_memory_bytes} bytes (<= "
+          f"{infos[0].report.peak_memory_bytes} at the default), same gradients")
     for bad in ({"strategy": "fastest"}, {"memory_budget": 1.5},
                 {"budget": 0.5}, {"on_infeasible": "ignore"},
-                {"random_ops": "sometimes"}):
+                {"random_ops": "sometimes"}, {"budget_search_effort": 0},
+                {"budget_search_effort": "4"}):
         try:
             partition(None, None, **bad)
             check(False, f"bad option {bad}: raised")
