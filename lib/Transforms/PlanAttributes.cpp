@@ -256,6 +256,11 @@ LogicalResult recordPlan(FunctionOpInterface func,
   if (plan.bansLifted)
     summary.push_back(
         builder.getNamedAttr("bans_lifted", builder.getBoolAttr(true)));
+  // `optimal` starts from budget's plan, so the effort shapes it too.
+  if (plan.strategy == Strategy::Budget || plan.strategy == Strategy::Optimal)
+    summary.push_back(builder.getNamedAttr(
+        "budget_search_effort",
+        builder.getF64FloatAttr(request.budgetSearchEffort)));
   if (plan.strategy == Strategy::MinCut)
     summary.push_back(builder.getNamedAttr(
         "exchange_rate_bytes_per_us",

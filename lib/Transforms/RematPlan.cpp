@@ -373,6 +373,7 @@ void RematPlanPass::runOnOperation() {
   PlanRequest request;
   request.policy = policy.getValue();
   request.allowInexactDerivation = allowInexactDerivation;
+  request.budgetSearchEffort = budgetSearchEffort;
   for (FunctionOpInterface func : joint) {
     FailureOr<ImportedGraph *> imported =
         getOrBuildGraph(func, getAnalysisManager());

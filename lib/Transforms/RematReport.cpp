@@ -303,6 +303,11 @@ void writeJson(llvm::json::OStream &json, const FunctionReport &report) {
                      floatField(s, "exchange_rate_bytes_per_us"));
     else
       json.attribute("exchange_rate_bytes_per_us", nullptr);
+    if (s.get("budget_search_effort"))
+      json.attribute("budget_search_effort",
+                     floatField(s, "budget_search_effort"));
+    else
+      json.attribute("budget_search_effort", nullptr);
     // A certified lower bound on the total time of any plan of the
     // strategy's schedule class within the budget (`budget` only).
     auto optionalFloat = [&](StringRef key) {
@@ -427,6 +432,11 @@ void writeText(llvm::raw_ostream &os, const FunctionReport &report) {
     else
       os << "0 (min-cut weighs saved bytes alone)\n";
   }
+  if (s.get("budget_search_effort") &&
+      floatField(s, "budget_search_effort") != 1)
+    os << "  search effort:       "
+       << llvm::format("%g", floatField(s, "budget_search_effort"))
+       << "x the default work limits (budget-search-effort)\n";
   if (boolField(s, "bans_lifted"))
     os << "  automatic bans:      lifted for matmul, conv and attention (no "
           "plan inside them fits the budget; recompute-banned=allow)\n";

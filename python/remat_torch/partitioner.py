@@ -93,8 +93,10 @@ class PartitionInfo:
 
 # schedule_plans is not the user's to set: this partitioner realises
 # per-value decisions, so it always plans with schedule_plans=False.
+# decision_groups ties values by the exporter's names, which a PyTorch user
+# never sees, so partition does not take it either.
 _PLANNER_OPTIONS = tuple(key for key in remat.planner.OPTIONS
-                         if key != "schedule_plans")
+                         if key not in ("schedule_plans", "decision_groups"))
 
 
 def _torch_partitioners():

@@ -40,6 +40,7 @@
 // JSON-NEXT:     "preferences_dropped": false,
 // JSON-NEXT:     "bans_lifted": false,
 // JSON-NEXT:     "exchange_rate_bytes_per_us": 0,
+// JSON-NEXT:     "budget_search_effort": null,
 // JSON-NEXT:     "lower_bound_time_us": null,
 // JSON-NEXT:     "lower_bound_kind": null,
 // JSON-NEXT:     "optimality_gap": null,

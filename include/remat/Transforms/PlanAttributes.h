@@ -31,6 +31,10 @@ std::optional<InverseKind> parseInverseKind(llvm::StringRef spelling);
 struct PlanRequest {
   std::string policy; // as written by the user, empty for none
   bool allowInexactDerivation = false;
+  /// PlanOptions::budgetSearchEffort, recorded with `budget` and
+  /// `optimal` plans so that a
+  /// report says how to reproduce them.
+  double budgetSearchEffort = 1;
 };
 
 /// Writes `plan` onto the function `imported` was built from: per-result

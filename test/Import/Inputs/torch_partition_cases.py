@@ -26,6 +26,7 @@ import torch
 import remat
 from remat_torch import RematPartitionError, partition
 from remat_torch.capture import _aot_api, _boxed
+from remat_torch.partitioner import check_options
 from remat_torch.joint import graph_to_mlir
 from remat_torch.models import MODELS
 from remat_torch.training import compile_step
@@ -302,19 +303,23 @@ def budget_case():
             on_infeasible="closest", budget_search_effort=4,
             on_plan=infos.append))(*inputs)
     check(same(reference, result) and
-          infos[2].report.peak_memory_bytes <= infos[0].report.peak_memory_bytes,
-          "budget_search_effort=4: smallest peak "
+          infos[2].report.peak_memory_bytes <= infos[0].report.peak_memory_bytes
+          and infos[2].report.budget_search_effort == 4,
+          "budget_search_effort=4 (recorded in the report): smallest peak "
           f"{infos[2].report.peak_memory_bytes} bytes (<= "
           f"{infos[0].report.peak_memory_bytes} at the default), same gradients")
     for bad in ({"strategy": "fastest"}, {"memory_budget": 1.5},
                 {"budget": 0.5}, {"on_infeasible": "ignore"},
                 {"random_ops": "sometimes"}, {"budget_search_effort": 0},
-                {"budget_search_effort": "4"}):
-        try:
-            partition(None, None, **bad)
-            check(False, f"bad option {bad}: raised")
-        except (TypeError, ValueError) as error:
-            check(True, f"bad option {bad}: {type(error).__name__}: {error}")
+                {"budget_search_effort": "4"}, {"decision_groups": "a,b"}):
+        # check_options (what torch.compile's backend calls) refuses what
+        # partition refuses.
+        for call in (functools.partial(partition, None, None), check_options):
+            try:
+                call(**bad)
+                check(False, f"bad option {bad}: raised")
+            except (TypeError, ValueError) as error:
+                check(True, f"bad option {bad}: {type(error).__name__}: {error}")
 
 
 def report_case():
