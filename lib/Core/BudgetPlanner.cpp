@@ -64,6 +64,9 @@ struct Candidate {
   /// False for a keep set that splits a decision group (decision-groups):
   /// budget never chooses it; save-all stays first for the anchors.
   bool expressible = true;
+  /// Index into searchEfforts of the schedule search that made it (0 for
+  /// the enumerated keep sets).
+  size_t effortIndex = 0;
 };
 
 /// Forward values whose decision `budget` may turn from save to recompute:
@@ -628,6 +631,22 @@ public:
   }
 
   bool exhausted() const { return work_ > workLimit_; }
+
+  /// Lowers `work` to peak within `level` by splits scored against the
+  /// level, then drops the re-evaluations it does not need (prune). False
+  /// when `work` is not a schedule or no split sequence got it there.
+  bool lowerTo(WorkSchedule &work, int64_t level) {
+    Analysis analysis = analyze(work);
+    while (analysis.valid && analysis.peak > level && !exhausted() &&
+           applyBestSplit(work, analysis, level)) {
+      context_.progress.step();
+      analysis = analyze(work);
+    }
+    if (!analysis.valid || analysis.peak > level)
+      return false;
+    prune(work, level, analysis);
+    return true;
+  }
 
   /// Lets the descent reorder the lowest-peak schedule it reaches
   /// (searchOrders with `work`), recording the reorderings found: the same
@@ -1653,11 +1672,16 @@ absl::Status refineCandidates(const PlanContext &context,
                               std::vector<Candidate> &candidates,
                               bool &limited) {
   std::vector<Candidate> refined;
-  for (double effort : searchEfforts(context))
-    if (absl::Status status =
-            refineWithEffort(context, candidates, effort, refined, limited);
+  const std::vector<double> efforts = searchEfforts(context);
+  for (size_t index = 0; index < efforts.size(); ++index) {
+    const size_t before = refined.size();
+    if (absl::Status status = refineWithEffort(
+            context, candidates, efforts[index], refined, limited);
         !status.ok())
       return status;
+    for (size_t c = before; c < refined.size(); ++c)
+      refined[c].effortIndex = index;
+  }
   for (Candidate &candidate : refined)
     candidates.push_back(std::move(candidate));
   return absl::OkStatus();
@@ -1866,6 +1890,112 @@ int64_t resolveBudget(const MemoryBudget &budget,
   return budget.bytes;
 }
 
+/// The candidates polishForBudget starts from, at most.
+constexpr size_t kPolishStarts = 8;
+/// How far above the budget a candidate's peak may be for polishForBudget
+/// to start from it (a fraction of the budget): reordering lowers peaks by
+/// a few percent.
+constexpr double kPolishSlack = 0.05;
+/// Rounds of reordering and pruning per start.
+constexpr int kPolishRounds = 4;
+/// The work of each round's order search and of its lowering (each).
+constexpr int64_t kPolishWork = 6000000;
+
+/// The fastest expressible candidate of those made at searchEfforts index
+/// `maxEffortIndex` or below whose peak is within `budget` (of two as fast,
+/// the lower peak), or null.
+const Candidate *fastestWithin(const std::vector<Candidate> &candidates,
+                               int64_t budget, size_t maxEffortIndex) {
+  const Candidate *best = nullptr;
+  for (const Candidate &candidate : candidates) {
+    const SimulationResult &sim = candidate.simulation;
+    if (sim.peakBytes > budget || !candidate.expressible ||
+        candidate.effortIndex > maxEffortIndex)
+      continue;
+    if (!best || sim.recomputeTimeUs < best->simulation.recomputeTimeUs ||
+        (sim.recomputeTimeUs == best->simulation.recomputeTimeUs &&
+         sim.peakBytes < best->simulation.peakBytes))
+      best = &candidate;
+  }
+  return best;
+}
+
+/// A schedule within `budget` recomputing less than every candidate made at
+/// searchEfforts index `effortIndex` or below, or nullopt. From each of the
+/// fastest such schedule candidates whose peak is at most kPolishSlack
+/// above the budget it alternately reorders the schedule to its lowest-peak
+/// order (searchOrders: the same evaluations, a lower peak), lowers it to
+/// the budget by splits scored against the budget, and drops the
+/// re-evaluations the budget does not need (prune), while that makes it
+/// faster; each step's work is kPolishWork times `effort`. The candidates
+/// are made for every budget at once; this turns the lower peaks a
+/// reordering reaches into less recomputation at this one budget.
+absl::StatusOr<std::optional<Candidate>>
+polishForBudget(const PlanContext &context,
+                const std::vector<Candidate> &candidates, size_t effortIndex,
+                double effort, int64_t budget, int64_t saveAllPeak) {
+  const Candidate *best = fastestWithin(candidates, budget, effortIndex);
+  const double bestTime = best ? best->simulation.recomputeTimeUs
+                               : std::numeric_limits<double>::infinity();
+  const double slack = static_cast<double>(budget) * (1 + kPolishSlack);
+  std::vector<const Candidate *> starts;
+  for (const Candidate &candidate : candidates)
+    if (candidate.schedule && candidate.expressible &&
+        candidate.effortIndex <= effortIndex &&
+        candidate.schedule->derivations.empty() &&
+        candidate.simulation.recomputeTimeUs < bestTime &&
+        static_cast<double>(candidate.simulation.peakBytes) <= slack)
+      starts.push_back(&candidate);
+  std::stable_sort(starts.begin(), starts.end(),
+                   [](const Candidate *lhs, const Candidate *rhs) {
+                     return lhs->simulation.recomputeTimeUs <
+                            rhs->simulation.recomputeTimeUs;
+                   });
+  if (starts.size() > kPolishStarts)
+    starts.resize(kPolishStarts);
+  const int64_t gridStep = std::max<int64_t>(
+      1, static_cast<int64_t>(
+             std::floor(kBudgetGrid * static_cast<double>(saveAllPeak))));
+  const int64_t work = scaledWork(kPolishWork, effort);
+  std::optional<Candidate> polished;
+  double polishedTime = bestTime;
+  for (const Candidate *start : starts) {
+    Schedule schedule = *start->schedule;
+    double time = std::numeric_limits<double>::infinity();
+    for (int round = 0; round < kPolishRounds; ++round) {
+      std::vector<OrderFound> orders =
+          searchOrders(context, schedule, work, gridStep);
+      if (orders.empty() && round > 0)
+        break;
+      ScheduleSearch search(context, {}, work, /*exactScoring=*/false);
+      WorkSchedule lowered =
+          toWorkSchedule(orders.empty() ? schedule : orders.back().schedule);
+      if (!search.lowerTo(lowered, budget))
+        break;
+      Schedule pruned = search.toSchedule(lowered);
+      absl::StatusOr<SimulationResult> simulation = simulateFlat(
+          context.graph, context.flat, context.phases, pruned, context.tables);
+      if (!simulation.ok())
+        return absl::InternalError(absl::StrCat(
+            "budget: a polished schedule failed to simulate (a planner "
+            "bug): ",
+            simulation.status().message()));
+      if (simulation->peakBytes > budget ||
+          !(simulation->recomputeTimeUs < time))
+        break;
+      time = simulation->recomputeTimeUs;
+      schedule = std::move(pruned);
+      if (time < polishedTime) {
+        polishedTime = time;
+        polished = *start;
+        polished->schedule = schedule;
+        polished->simulation = *simulation;
+      }
+    }
+  }
+  return polished;
+}
+
 absl::StatusOr<StrategyResult> planBudget(const PlanContext &context) {
   if (!context.options.budget)
     return absl::InvalidArgumentError(
@@ -1881,15 +2011,26 @@ absl::StatusOr<StrategyResult> planBudget(const PlanContext &context) {
   int64_t budget = resolveBudget(*context.options.budget, anchors);
   context.progress.setBudget(budget);
 
-  const Candidate *best = nullptr;
-  for (const Candidate &candidate : *candidates) {
-    const SimulationResult &sim = candidate.simulation;
-    if (sim.peakBytes > budget || !candidate.expressible)
-      continue;
-    if (!best || sim.recomputeTimeUs < best->simulation.recomputeTimeUs ||
-        (sim.recomputeTimeUs == best->simulation.recomputeTimeUs &&
-         sim.peakBytes < best->simulation.peakBytes))
-      best = &candidate;
+  const std::vector<double> efforts = searchEfforts(context);
+  const Candidate *best =
+      fastestWithin(*candidates, budget, efforts.size() - 1);
+  // Polished at each effort from what that effort's search made, so that
+  // (as for the candidates) a larger effort never gives a slower plan than
+  // the default.
+  std::vector<Candidate> polished;
+  polished.reserve(efforts.size());
+  for (size_t index = 0;
+       context.options.schedulePlans && index < efforts.size(); ++index) {
+    absl::StatusOr<std::optional<Candidate>> found =
+        polishForBudget(context, *candidates, index, efforts[index], budget,
+                        anchors.saveAllPeak);
+    if (!found.ok())
+      return found.status();
+    if (*found && (!best || (*found)->simulation.recomputeTimeUs <
+                                best->simulation.recomputeTimeUs)) {
+      polished.push_back(std::move(**found));
+      best = &polished.back();
+    }
   }
   const std::vector<AutoBan> &bans = context.constraints.autoBan;
   const bool computeBans = std::find(bans.begin(), bans.end(),
