@@ -635,7 +635,7 @@ public:
   /// Lowers `work` to peak within `level` by splits scored against the
   /// level, then drops the re-evaluations it does not need (prune). False
   /// when `work` is not a schedule or no split sequence got it there.
-  bool lowerTo(WorkSchedule &work, int64_t level) {
+  bool lowerTo(WorkSchedule &work, absl::int128 level) {
     Analysis analysis = analyze(work);
     while (analysis.valid && analysis.peak > level && !exhausted() &&
            applyBestSplit(work, analysis, level)) {
@@ -732,17 +732,8 @@ private:
         if (gridLevel % aimStep != 0)
           continue;
         WorkSchedule aimed = previous;
-        Analysis aimedAnalysis = analyze(aimed);
-        while (aimedAnalysis.valid && aimedAnalysis.peak > gridLevel &&
-               !exhausted() &&
-               applyBestSplit(aimed, aimedAnalysis, gridLevel)) {
-          context_.progress.step();
-          aimedAnalysis = analyze(aimed);
-        }
-        if (!aimedAnalysis.valid || aimedAnalysis.peak > gridLevel)
-          continue;
-        prune(aimed, gridLevel, aimedAnalysis);
-        record(aimed);
+        if (lowerTo(aimed, gridLevel))
+          record(aimed);
       }
       recorded = analysis.peak;
       previous = current;
