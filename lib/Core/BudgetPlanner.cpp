@@ -1887,7 +1887,7 @@ constexpr size_t kPolishStarts = 8;
 /// to start from it (a fraction of the budget): reordering lowers peaks by
 /// a few percent.
 constexpr double kPolishSlack = 0.05;
-/// Rounds of reordering and pruning per start.
+/// Rounds of reordering, lowering and pruning per start.
 constexpr int kPolishRounds = 4;
 /// The work of each round's order search and of its lowering (each).
 constexpr int64_t kPolishWork = 6000000;
