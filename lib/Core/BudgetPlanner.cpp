@@ -1518,6 +1518,15 @@ WorkSchedule toWorkSchedule(const Schedule &schedule) {
   return work;
 }
 
+/// kBudgetGrid of the save-all peak, in bytes (at least 1): the step between
+/// the levels a descent records and the least peak drop an order search
+/// reports.
+int64_t budgetGridStep(int64_t saveAllPeak) {
+  return std::max<int64_t>(
+      1, static_cast<int64_t>(
+             std::floor(kBudgetGrid * static_cast<double>(saveAllPeak))));
+}
+
 /// Appends to `refined` the schedules refined from `candidates` (from the
 /// save-all candidate and from the lowest-peak one) with every work limit
 /// times `effort`; sets `limited` when a work limit stopped the search (or
@@ -1554,9 +1563,7 @@ absl::Status refineWithEffort(const PlanContext &context,
   const int64_t window = std::max<int64_t>(
       1, static_cast<int64_t>(
              std::ceil(kScoreWindow * static_cast<double>(saveAllPeak))));
-  const int64_t gridStep = std::max<int64_t>(
-      1, static_cast<int64_t>(
-             std::floor(kBudgetGrid * static_cast<double>(saveAllPeak))));
+  const int64_t gridStep = budgetGridStep(saveAllPeak);
   const int64_t aimStep = gridStep * kAimEvery;
   auto addRefined = [&](size_t base, Schedule schedule) -> absl::Status {
     Candidate candidate;
@@ -1944,9 +1951,7 @@ polishForBudget(const PlanContext &context,
                    });
   if (starts.size() > kPolishStarts)
     starts.resize(kPolishStarts);
-  const int64_t gridStep = std::max<int64_t>(
-      1, static_cast<int64_t>(
-             std::floor(kBudgetGrid * static_cast<double>(saveAllPeak))));
+  const int64_t gridStep = budgetGridStep(saveAllPeak);
   const int64_t work = scaledWork(kPolishWork, effort);
   std::optional<Candidate> polished;
   double polishedTime = bestTime;

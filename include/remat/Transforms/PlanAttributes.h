@@ -31,9 +31,8 @@ std::optional<InverseKind> parseInverseKind(llvm::StringRef spelling);
 struct PlanRequest {
   std::string policy; // as written by the user, empty for none
   bool allowInexactDerivation = false;
-  /// PlanOptions::budgetSearchEffort, recorded with `budget` and
-  /// `optimal` plans so that a
-  /// report says how to reproduce them.
+  /// PlanOptions::budgetSearchEffort, recorded with `budget` and `optimal`
+  /// plans so that a report says how to reproduce them.
   double budgetSearchEffort = 1;
 };
 
