@@ -1,8 +1,9 @@
 //===- BudgetPlanner.cpp - Least recompute time under a memory budget -----===//
 //
 // Part of remat. Two kinds of candidate plans, all judged by the simulator
-// (three with schedule-plans=false, where the second gives way to the
-// decision search, searchDecisions below):
+// (with schedule-plans=false the second gives way to a third, the decision
+// search, searchDecisions below, which also runs with schedules when the
+// automatic bans are lifted):
 //
 // 1. Keep sets. Starting from the automatic save-all plan, saved values turn
 //    into recomputations in a fixed order (most bytes freed per microsecond
@@ -30,11 +31,15 @@
 //    limit and refine graphs of millions of ops plus operands.
 //
 // For a budget B the plan is the candidate of least recompute time whose
-// simulated peak is <= B (ties: lower peak, then earlier candidate).
+// simulated peak is <= B (ties: lower peak, then earlier candidate), unless
+// one of two polishes for B finds a faster one: polishForBudget reorders
+// and lowers the fastest schedules just above B, polishDecisionsForBudget
+// flips per-value decisions of the fastest keep sets around B.
 //
-// Because no candidate depends on B, a larger budget can only add
-// candidates: recompute time is non-increasing and the chosen peak
-// non-decreasing in B (peak monotonicity, which PyTorch's knapsack lacks).
+// No candidate depends on B, so a larger budget only adds candidates; the
+// polishes do depend on B, so monotonicity in B (recompute time
+// non-increasing, which PyTorch's knapsack lacks) is what the tests and
+// benchmark sweeps observe, not a guarantee.
 //
 //===----------------------------------------------------------------------===//
 
@@ -461,7 +466,7 @@ absl::Status searchDecisions(const PlanContext &context,
 
   // The plain candidates (no derivations) come with their simulation.
   for (const Candidate &candidate : candidates)
-    if (candidate.result.derivations.empty())
+    if (candidate.result.derivations.empty() && !candidate.schedule)
       if (absl::Status status =
               seed(candidate.result.keep, &candidate.simulation);
           !status.ok())
@@ -1722,12 +1727,20 @@ allCandidates(const PlanContext &context, bool *searchLimited = nullptr) {
   // expresses; the keep sets are per-value decisions, and without
   // schedules the decisions are searched further.
   bool limited = false;
-  if (absl::Status status =
-          context.options.schedulePlans
-              ? refineCandidates(context, *candidates, limited)
-              : searchDecisionsAtEfforts(context, *candidates, limited);
-      !status.ok())
-    return status;
+  if (context.options.schedulePlans)
+    if (absl::Status status = refineCandidates(context, *candidates, limited);
+        !status.ok())
+      return status;
+  // The decision search, also with schedules when the automatic bans are
+  // lifted (recompute-banned=allow): the compute-intensive values become
+  // decisions, and the two fixed conversion orders leave gaps there that
+  // the refinement does not fill (a 4-layer Llama joint graph at 0.4 to
+  // 0.64 of its save-all peak: docs/benchmarks.md).
+  if (!context.options.schedulePlans || !context.constraints.banLifted.empty())
+    if (absl::Status status =
+            searchDecisionsAtEfforts(context, *candidates, limited);
+        !status.ok())
+      return status;
   if (searchLimited)
     *searchLimited = limited;
   return candidates;
@@ -1976,6 +1989,8 @@ polishForBudget(const PlanContext &context,
             "budget: a polished schedule failed to simulate (a planner "
             "bug): ",
             simulation.status().message()));
+      context.progress.candidate(simulation->peakBytes,
+                                 simulation->recomputeTimeUs);
       if (simulation->peakBytes > budget ||
           !(simulation->recomputeTimeUs < time))
         break;
@@ -1990,6 +2005,277 @@ polishForBudget(const PlanContext &context,
     }
   }
   return polished;
+}
+
+/// The keep sets polishDecisionsForBudget starts from at each of its two
+/// ends (within the budget, above it), at most.
+constexpr size_t kDecisionPolishStarts = 2;
+/// How far above the budget a keep set's peak may be for
+/// polishDecisionsForBudget to start from it (a fraction of the budget).
+constexpr double kDecisionPolishSlack = 0.1;
+/// The work of polishDecisionsForBudget: simulations times graph size.
+constexpr int64_t kDecisionPolishWork = 10000000;
+
+/// A keep set within `budget` recomputing less than every candidate made at
+/// searchEfforts index `effortIndex` or below, or nullopt: a local search
+/// over per-value decisions (the decision search's units, flipped one at a
+/// time) that aims at this one budget, where the candidates are made for
+/// every budget at once and can leave a gap: on a 4-layer Llama joint graph
+/// with matmul recomputation allowed, nothing between a plan at 0.66 of the
+/// save-all peak and one at 0.36, so every budget in between got the 0.36
+/// one and its recomputation. From the fastest keep sets within the budget
+/// each round simulates every single flip and applies those that save time
+/// in turn, most time saved per byte of peak added first (as PyTorch's
+/// greedy knapsack ranks), keeping each that still fits and is faster; when
+/// none does, the flips that save the most time but leave the budget are
+/// each paired with the flip that brings them back at least cost. From the
+/// fastest keep sets up to kDecisionPolishSlack above the budget it first
+/// applies, the same way, the flips that lower the peak at the least time
+/// per byte of excess removed. Each kept flip lowers the time within the
+/// budget (or the peak above it), so it ends; the work (simulations times
+/// graph size) is kDecisionPolishWork times `effort`.
+absl::StatusOr<std::optional<Candidate>>
+polishDecisionsForBudget(const PlanContext &context,
+                         const std::vector<Candidate> &candidates,
+                         size_t effortIndex, double effort, int64_t budget) {
+  absl::StatusOr<std::vector<int32_t>> groupOf = resolveDecisionGroups(context);
+  if (!groupOf.ok())
+    return groupOf.status();
+  const DecisionUnits units = decisionUnits(context, *groupOf);
+  if (units.units.empty())
+    return std::nullopt;
+  const Candidate *best = fastestWithin(candidates, budget, effortIndex);
+  double bestTime = best ? best->simulation.recomputeTimeUs
+                         : std::numeric_limits<double>::infinity();
+  const double slack = static_cast<double>(budget) * (1 + kDecisionPolishSlack);
+  std::vector<const Candidate *> within, above;
+  for (const Candidate &candidate : candidates) {
+    if (candidate.schedule || !candidate.expressible ||
+        candidate.effortIndex > effortIndex ||
+        !candidate.result.derivations.empty() ||
+        !decidesUnitsWhole(units, candidate.result.keep))
+      continue;
+    const int64_t peak = candidate.simulation.peakBytes;
+    if (peak <= budget)
+      within.push_back(&candidate);
+    else if (static_cast<double>(peak) <= slack)
+      above.push_back(&candidate);
+  }
+  auto byTime = [](const Candidate *lhs, const Candidate *rhs) {
+    return lhs->simulation.recomputeTimeUs < rhs->simulation.recomputeTimeUs;
+  };
+  for (std::vector<const Candidate *> *starts : {&within, &above}) {
+    std::stable_sort(starts->begin(), starts->end(), byTime);
+    if (starts->size() > kDecisionPolishStarts)
+      starts->resize(kDecisionPolishStarts);
+  }
+  std::vector<const Candidate *> starts = within;
+  starts.insert(starts.end(), above.begin(), above.end());
+  if (starts.empty())
+    return std::nullopt;
+
+  const int64_t size =
+      std::max<int64_t>(static_cast<int64_t>(simulationSize(context.graph)), 1);
+  int64_t evaluations = scaledWork(kDecisionPolishWork, effort) / size;
+  struct State {
+    std::vector<uint8_t> keep;
+    int64_t peak = 0;
+    double time = 0;
+  };
+  auto simulateKeepSet =
+      [&](std::vector<uint8_t> keep) -> absl::StatusOr<std::optional<State>> {
+    if (evaluations <= 0)
+      return std::nullopt;
+    --evaluations;
+    StrategyResult trial;
+    trial.keep = keep;
+    absl::StatusOr<SimulationResult> simulation =
+        simulateCandidate(context, trial);
+    if (!simulation.ok())
+      return simulation.status();
+    context.progress.step();
+    return State{std::move(keep), simulation->peakBytes,
+                 simulation->recomputeTimeUs};
+  };
+  auto flip = [&](std::vector<uint8_t> &keep, size_t unit) {
+    for (ValueId value : units.units[unit])
+      keep[value] ^= 1;
+  };
+  // One flip of each unit from `from`: those that `useful` accepts, with
+  // their simulations.
+  struct Flip {
+    size_t unit;
+    State state;
+  };
+  auto scanFlips = [&](const State &from,
+                       auto &&useful) -> absl::StatusOr<std::vector<Flip>> {
+    std::vector<Flip> flips;
+    std::vector<uint8_t> keep = from.keep;
+    for (size_t unit = 0; unit < units.units.size(); ++unit) {
+      flip(keep, unit);
+      absl::StatusOr<std::optional<State>> next = simulateKeepSet(keep);
+      flip(keep, unit);
+      if (!next.ok())
+        return next.status();
+      if (!*next)
+        break;
+      if (useful(**next))
+        flips.push_back(Flip{unit, std::move(**next)});
+    }
+    return flips;
+  };
+  // Applies `flips` to `state` in turn (each simulated again on the state
+  // so far), keeping those `accept` takes; true when one was kept.
+  auto applyInTurn = [&](State &state, const std::vector<Flip> &flips,
+                         auto &&accept, auto &&done) -> absl::StatusOr<bool> {
+    bool changed = false;
+    for (const Flip &candidate : flips) {
+      if (done())
+        break;
+      std::vector<uint8_t> keep = state.keep;
+      flip(keep, candidate.unit);
+      absl::StatusOr<std::optional<State>> next = simulateKeepSet(keep);
+      if (!next.ok())
+        return next.status();
+      if (!*next)
+        break;
+      if (accept(**next)) {
+        state = std::move(**next);
+        changed = true;
+      }
+    }
+    return changed;
+  };
+  // Within the budget: the flips that save time, most time per byte of peak
+  // they add first (those that add none before all), each kept while the
+  // plan still fits and is faster.
+  auto climb = [&](State &state) -> absl::StatusOr<bool> {
+    absl::StatusOr<std::vector<Flip>> flips = scanFlips(
+        state, [&](const State &next) { return next.time < state.time; });
+    if (!flips.ok())
+      return flips.status();
+    auto rank = [&](const Flip &f) {
+      const double saved = state.time - f.state.time;
+      const int64_t added = f.state.peak - state.peak;
+      return added <= 0 ? std::numeric_limits<double>::infinity()
+                        : saved / static_cast<double>(added);
+    };
+    std::stable_sort(flips->begin(), flips->end(),
+                     [&](const Flip &lhs, const Flip &rhs) {
+                       return rank(lhs) > rank(rhs);
+                     });
+    return applyInTurn(
+        state, *flips,
+        [&](const State &next) {
+          return next.peak <= budget && next.time < state.time;
+        },
+        [] { return false; });
+  };
+  // Above the budget: the flips that lower the peak, least time per byte
+  // of excess removed first, each kept while it lowers the peak.
+  auto descend = [&](State &state) -> absl::StatusOr<bool> {
+    absl::StatusOr<std::vector<Flip>> flips = scanFlips(
+        state, [&](const State &next) { return next.peak < state.peak; });
+    if (!flips.ok())
+      return flips.status();
+    auto rank = [&](const Flip &f) {
+      const int64_t removed =
+          state.peak - std::max<int64_t>(f.state.peak, budget);
+      return (f.state.time - state.time) / static_cast<double>(removed);
+    };
+    std::stable_sort(flips->begin(), flips->end(),
+                     [&](const Flip &lhs, const Flip &rhs) {
+                       return rank(lhs) < rank(rhs);
+                     });
+    return applyInTurn(
+        state, *flips,
+        [&](const State &next) { return next.peak < state.peak; },
+        [&] { return state.peak <= budget; });
+  };
+  // Within the budget, when no single flip helps: the flips that save the
+  // most time but leave the budget, each with the flip that brings it back
+  // at the least cost, if the pair is faster.
+  constexpr size_t kRepairedFlips = 4;
+  auto swap = [&](State &state) -> absl::StatusOr<bool> {
+    absl::StatusOr<std::vector<Flip>> over =
+        scanFlips(state, [&](const State &next) {
+          return next.peak > budget && next.time < state.time;
+        });
+    if (!over.ok())
+      return over.status();
+    std::stable_sort(over->begin(), over->end(),
+                     [](const Flip &lhs, const Flip &rhs) {
+                       return lhs.state.time < rhs.state.time;
+                     });
+    if (over->size() > kRepairedFlips)
+      over->resize(kRepairedFlips);
+    std::optional<State> chosen;
+    for (const Flip &first : *over) {
+      absl::StatusOr<std::vector<Flip>> repairs =
+          scanFlips(first.state, [&](const State &next) {
+            return next.peak <= budget && next.time < state.time &&
+                   (!chosen || next.time < chosen->time);
+          });
+      if (!repairs.ok())
+        return repairs.status();
+      for (Flip &repair : *repairs)
+        if (!chosen || repair.state.time < chosen->time)
+          chosen = std::move(repair.state);
+    }
+    if (!chosen)
+      return false;
+    state = std::move(*chosen);
+    return true;
+  };
+
+  std::optional<std::vector<uint8_t>> polishedKeep;
+  for (const Candidate *start : starts) {
+    State state{start->result.keep, start->simulation.peakBytes,
+                start->simulation.recomputeTimeUs};
+    // As the decision search's seeds: what a plan must keep is kept (a
+    // candidate may leave such a value unkept where its own plan never
+    // reads it, and a flip that replays its reader would replay it).
+    bool keepsAll = true;
+    for (ValueId value : units.mustKeep) {
+      keepsAll &= state.keep[value] != 0;
+      state.keep[value] = 1;
+    }
+    if (!keepsAll) {
+      absl::StatusOr<std::optional<State>> kept = simulateKeepSet(state.keep);
+      if (!kept.ok())
+        return kept.status();
+      if (!*kept)
+        break;
+      state = std::move(**kept);
+    }
+    while (evaluations > 0) {
+      absl::StatusOr<bool> moved =
+          state.peak > budget ? descend(state) : climb(state);
+      if (moved.ok() && !*moved && state.peak <= budget)
+        moved = swap(state);
+      if (!moved.ok())
+        return moved.status();
+      if (!*moved)
+        break;
+    }
+    if (state.peak <= budget && state.time < bestTime) {
+      bestTime = state.time;
+      polishedKeep = state.keep;
+    }
+  }
+  if (!polishedKeep)
+    return std::nullopt;
+  // With its derivation variant, as every keep set.
+  std::vector<Candidate> polished;
+  if (absl::Status status = addKeepCandidates(context, *polishedKeep, polished);
+      !status.ok())
+    return status;
+  const Candidate *fastest = fastestWithin(polished, budget, 0);
+  if (!fastest)
+    return std::nullopt;
+  Candidate result = *fastest;
+  result.effortIndex = effortIndex;
+  return result;
 }
 
 absl::StatusOr<StrategyResult> planBudget(const PlanContext &context) {
@@ -2014,12 +2300,24 @@ absl::StatusOr<StrategyResult> planBudget(const PlanContext &context) {
   // (as for the candidates) a larger effort never gives a slower plan than
   // the default.
   std::vector<Candidate> polished;
-  polished.reserve(efforts.size());
+  polished.reserve(2 * efforts.size());
+  context.progress.setStage("polishing for the budget");
   for (size_t index = 0;
        context.options.schedulePlans && index < efforts.size(); ++index) {
     absl::StatusOr<std::optional<Candidate>> found =
         polishForBudget(context, *candidates, index, efforts[index], budget,
                         anchors.saveAllPeak);
+    if (!found.ok())
+      return found.status();
+    if (*found && (!best || (*found)->simulation.recomputeTimeUs <
+                                best->simulation.recomputeTimeUs)) {
+      polished.push_back(std::move(**found));
+      best = &polished.back();
+    }
+  }
+  for (size_t index = 0; index < efforts.size(); ++index) {
+    absl::StatusOr<std::optional<Candidate>> found = polishDecisionsForBudget(
+        context, *candidates, index, efforts[index], budget);
     if (!found.ok())
       return found.status();
     if (*found && (!best || (*found)->simulation.recomputeTimeUs <
