@@ -1264,11 +1264,20 @@ absl::StatusOr<OptimalSolution> solveOptimal(const Graph &graph,
   if (result.ok())
     result->timedOut = !outcome.provenOptimal;
   // Cut short, CBC's best may cost more than an incumbent it could not
-  // take as its cutoff.
-  if (result.ok() && result->timedOut && incumbentUs &&
-      *incumbentUs < result->totalCostUs)
-    if (absl::StatusOr<OptimalSolution> better = incumbent(false); better.ok())
+  // take as its cutoff; and an incumbent outside the MILP's class (a
+  // derivation, a replayed op that also produces a function result) may
+  // cost less than the MILP's proven optimum, which then proves nothing
+  // about it: the incumbent is the plan, unproven, with the every-op-once
+  // bound.
+  if (result.ok() && (result->timedOut || !cutoff) && incumbentUs &&
+      *incumbentUs < result->totalCostUs) {
+    const bool timedOut = result->timedOut;
+    if (absl::StatusOr<OptimalSolution> better = incumbent(false);
+        better.ok()) {
+      better->timedOut = timedOut;
       return better;
+    }
+  }
   return result;
 }
 

@@ -521,6 +521,40 @@ TEST(OptimalTest, HeuristicsNeverBeatOptimalOnRandomJointGraphs) {
   EXPECT_GT(compared, 100);
 }
 
+// Seed 206 of the explicit-phase graphs: op 4 produces a function result
+// and a value backward reads. `budget`'s keep set at 14 bytes replays op 4
+// for the latter (32 us); the MILP evaluates an op with a function result
+// once, and its proven optimum at 14 bytes costs 35 us. `optimal` then
+// returns the budget plan it was seeded with, not proven optimal, with the
+// every-op-once bound: the MILP's proof says nothing outside its class.
+TEST(OptimalTest, AnIncumbentOutsideTheClassThatIsCheaperIsThePlan) {
+  Graph graph = buildSmallRandomGraph(206, 4 + 206 % 3, 5);
+  PlanOptions budgetOptions = test::optionsFor(Strategy::Budget);
+  budgetOptions.budget = MemoryBudget{MemoryBudget::Kind::Bytes, 14, 0};
+  Plan budgetPlan = test::planOrDie(graph, budgetOptions);
+  ASSERT_TRUE(reevaluatesAnOutputProducer(graph, budgetPlan.schedule))
+      << "the budget plan no longer replays the op with a function result";
+  absl::StatusOr<Classification> phases = classify(graph);
+  ASSERT_TRUE(phases.ok()) << phases.status();
+  CostModel costModel(budgetOptions.target);
+  absl::StatusOr<OptimalSolution> milp =
+      solveOptimal(graph, *phases, 14, costModel, exactOptions());
+  ASSERT_TRUE(milp.ok()) << milp.status();
+  ASSERT_TRUE(milp->provenOptimal);
+  ASSERT_LT(budgetPlan.simulation.totalTimeUs, milp->totalCostUs);
+
+  PlanOptions optimalOptions = test::optionsFor(Strategy::Optimal);
+  optimalOptions.budget = budgetOptions.budget;
+  Plan plan = test::planOrDie(graph, optimalOptions);
+  EXPECT_DOUBLE_EQ(plan.simulation.totalTimeUs,
+                   budgetPlan.simulation.totalTimeUs);
+  EXPECT_LE(plan.simulation.peakBytes, 14);
+  ASSERT_TRUE(plan.lowerBound.has_value());
+  EXPECT_EQ(plan.lowerBound->kind, TimeLowerBound::Kind::Milp);
+  EXPECT_LT(plan.lowerBound->timeUs, plan.simulation.totalTimeUs);
+  EXPECT_FALSE(plan.lowerBound->lpStopped);
+}
+
 TEST(OptimalTest, HeuristicsNeverBeatOptimalOnExplicitPhaseGraphs) {
   int compared = 0;
   for (uint64_t seed = 201; seed <= 220; ++seed) {
