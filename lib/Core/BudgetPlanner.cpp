@@ -2042,7 +2042,9 @@ polishDecisionsForBudget(const PlanContext &context,
   if (!groupOf.ok())
     return groupOf.status();
   const DecisionUnits units = decisionUnits(context, *groupOf);
-  if (units.units.empty())
+  // Without a value backward reads (the Checkmate random layered graphs)
+  // every keep set is the same plan.
+  if (units.units.empty() || context.phases.neededByBackward.empty())
     return std::nullopt;
   const Candidate *best = fastestWithin(candidates, budget, effortIndex);
   double bestTime = best ? best->simulation.recomputeTimeUs
