@@ -2150,26 +2150,31 @@ polishDecisionsForBudget(const PlanContext &context,
     }
     return changed;
   };
+  // Scans the flips of `state` that `useful` accepts, orders them by `rank`
+  // (lowest first) and applies them in turn (applyInTurn).
+  auto applyRanked = [&](State &state, auto &&useful, auto &&rank,
+                         auto &&accept, auto &&done) -> absl::StatusOr<bool> {
+    absl::StatusOr<std::vector<Flip>> flips = scanFlips(state, useful);
+    if (!flips.ok())
+      return flips.status();
+    std::stable_sort(flips->begin(), flips->end(),
+                     [&](const Flip &lhs, const Flip &rhs) {
+                       return rank(lhs) < rank(rhs);
+                     });
+    return applyInTurn(state, *flips, accept, done);
+  };
   // Within the budget: the flips that save time, most time per byte of peak
   // they add first (those that add none before all), each kept while the
   // plan still fits and is faster.
   auto climb = [&](State &state) -> absl::StatusOr<bool> {
-    absl::StatusOr<std::vector<Flip>> flips = scanFlips(
-        state, [&](const State &next) { return next.time < state.time; });
-    if (!flips.ok())
-      return flips.status();
-    auto rank = [&](const Flip &f) {
-      const double saved = state.time - f.state.time;
-      const int64_t added = f.state.peak - state.peak;
-      return added <= 0 ? std::numeric_limits<double>::infinity()
-                        : saved / static_cast<double>(added);
-    };
-    std::stable_sort(flips->begin(), flips->end(),
-                     [&](const Flip &lhs, const Flip &rhs) {
-                       return rank(lhs) > rank(rhs);
-                     });
-    return applyInTurn(
-        state, *flips,
+    return applyRanked(
+        state, [&](const State &next) { return next.time < state.time; },
+        [&](const Flip &f) {
+          const double saved = state.time - f.state.time;
+          const int64_t added = f.state.peak - state.peak;
+          return added <= 0 ? -std::numeric_limits<double>::infinity()
+                            : -saved / static_cast<double>(added);
+        },
         [&](const State &next) {
           return next.peak <= budget && next.time < state.time;
         },
@@ -2178,21 +2183,13 @@ polishDecisionsForBudget(const PlanContext &context,
   // Above the budget: the flips that lower the peak, least time per byte
   // of excess removed first, each kept while it lowers the peak.
   auto descend = [&](State &state) -> absl::StatusOr<bool> {
-    absl::StatusOr<std::vector<Flip>> flips = scanFlips(
-        state, [&](const State &next) { return next.peak < state.peak; });
-    if (!flips.ok())
-      return flips.status();
-    auto rank = [&](const Flip &f) {
-      const int64_t removed =
-          state.peak - std::max<int64_t>(f.state.peak, budget);
-      return (f.state.time - state.time) / static_cast<double>(removed);
-    };
-    std::stable_sort(flips->begin(), flips->end(),
-                     [&](const Flip &lhs, const Flip &rhs) {
-                       return rank(lhs) < rank(rhs);
-                     });
-    return applyInTurn(
-        state, *flips,
+    return applyRanked(
+        state, [&](const State &next) { return next.peak < state.peak; },
+        [&](const Flip &f) {
+          const int64_t removed =
+              state.peak - std::max<int64_t>(f.state.peak, budget);
+          return (f.state.time - state.time) / static_cast<double>(removed);
+        },
         [&](const State &next) { return next.peak < state.peak; },
         [&] { return state.peak <= budget; });
   };
