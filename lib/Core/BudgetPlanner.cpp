@@ -1735,7 +1735,7 @@ allCandidates(const PlanContext &context, bool *searchLimited = nullptr) {
   // lifted (recompute-banned=allow): the compute-intensive values become
   // decisions, and the two fixed conversion orders leave gaps there that
   // the refinement does not fill (a 4-layer Llama joint graph at 0.4 to
-  // 0.64 of its save-all peak: docs/benchmarks.md).
+  // 0.64 of its save-all peak: docs/Planner.md).
   if (!context.options.schedulePlans || !context.constraints.banLifted.empty())
     if (absl::Status status =
             searchDecisionsAtEfforts(context, *candidates, limited);
