@@ -356,6 +356,20 @@ bool decidesUnitsWhole(const DecisionUnits &units,
   return true;
 }
 
+/// Sets every value a plan must keep (units.mustKeep) kept in `keep`; false
+/// when one was not. A keep set may leave such a value unkept where its own
+/// plan never reads it (min-cut's does), and a flip that replays its reader
+/// would then replay it: the decision search's seeds and the decision
+/// polish's starts keep them first.
+bool keepWhatPlansMust(const DecisionUnits &units, std::vector<uint8_t> &keep) {
+  bool keptAll = true;
+  for (ValueId value : units.mustKeep) {
+    keptAll &= keep[value] != 0;
+    keep[value] = 1;
+  }
+  return keptAll;
+}
+
 /// Keep sets the fixed families miss, for schedule-plans=false, where keep
 /// sets are the only plans: their prefixes of two fixed conversion orders
 /// miss plans such as "save each layer's attention output, recompute the
@@ -441,17 +455,11 @@ absl::Status searchDecisions(const PlanContext &context,
     front.push_back(Entry{keep, peak, time, false, known != nullptr});
     return absl::OkStatus();
   };
-  // Every seed keeps what a plan must keep: a seed may leave such a value
-  // unkept where its own plan never reads it (min-cut's keep set does), and
-  // a flip that replays its reader would then replay it. A seed that
+  // Every seed keeps what a plan must keep (keepWhatPlansMust). A seed that
   // splits a group saves all of it; pins hold.
   const auto seed = [&](std::vector<uint8_t> keep,
                         const SimulationResult *known) -> absl::Status {
-    bool keepsAll = true;
-    for (ValueId value : units.mustKeep) {
-      keepsAll &= keep[value] != 0;
-      keep[value] = 1;
-    }
+    const bool keepsAll = keepWhatPlansMust(units, keep);
     if (keepsAll && decidesUnitsWhole(units, keep))
       return offer(keep, known);
     for (const std::vector<ValueId> &unit : units.units)
@@ -2233,15 +2241,7 @@ polishDecisionsForBudget(const PlanContext &context,
   for (const Candidate *start : starts) {
     State state{start->result.keep, start->simulation.peakBytes,
                 start->simulation.recomputeTimeUs};
-    // As the decision search's seeds: what a plan must keep is kept (a
-    // candidate may leave such a value unkept where its own plan never
-    // reads it, and a flip that replays its reader would replay it).
-    bool keepsAll = true;
-    for (ValueId value : units.mustKeep) {
-      keepsAll &= state.keep[value] != 0;
-      state.keep[value] = 1;
-    }
-    if (!keepsAll) {
+    if (!keepWhatPlansMust(units, state.keep)) {
       absl::StatusOr<std::optional<State>> kept = simulateKeepSet(state.keep);
       if (!kept.ok())
         return kept.status();
@@ -2300,33 +2300,33 @@ absl::StatusOr<StrategyResult> planBudget(const PlanContext &context) {
   // Polished at each effort from what that effort's search made, so that
   // (as for the candidates) a larger effort never gives a slower plan than
   // the default.
+  // `best` may point into `polished`: reserved so that it never moves.
   std::vector<Candidate> polished;
   polished.reserve(2 * efforts.size());
+  auto consider =
+      [&](absl::StatusOr<std::optional<Candidate>> found) -> absl::Status {
+    if (!found.ok())
+      return found.status();
+    if (*found && (!best || (*found)->simulation.recomputeTimeUs <
+                                best->simulation.recomputeTimeUs)) {
+      polished.push_back(std::move(**found));
+      best = &polished.back();
+    }
+    return absl::OkStatus();
+  };
   context.progress.setStage("polishing for the budget");
   for (size_t index = 0;
-       context.options.schedulePlans && index < efforts.size(); ++index) {
-    absl::StatusOr<std::optional<Candidate>> found =
-        polishForBudget(context, *candidates, index, efforts[index], budget,
-                        anchors.saveAllPeak);
-    if (!found.ok())
-      return found.status();
-    if (*found && (!best || (*found)->simulation.recomputeTimeUs <
-                                best->simulation.recomputeTimeUs)) {
-      polished.push_back(std::move(**found));
-      best = &polished.back();
-    }
-  }
-  for (size_t index = 0; index < efforts.size(); ++index) {
-    absl::StatusOr<std::optional<Candidate>> found = polishDecisionsForBudget(
-        context, *candidates, index, efforts[index], budget);
-    if (!found.ok())
-      return found.status();
-    if (*found && (!best || (*found)->simulation.recomputeTimeUs <
-                                best->simulation.recomputeTimeUs)) {
-      polished.push_back(std::move(**found));
-      best = &polished.back();
-    }
-  }
+       context.options.schedulePlans && index < efforts.size(); ++index)
+    if (absl::Status status = consider(
+            polishForBudget(context, *candidates, index, efforts[index], budget,
+                            anchors.saveAllPeak));
+        !status.ok())
+      return status;
+  for (size_t index = 0; index < efforts.size(); ++index)
+    if (absl::Status status = consider(polishDecisionsForBudget(
+            context, *candidates, index, efforts[index], budget));
+        !status.ok())
+      return status;
   const std::vector<AutoBan> &bans = context.constraints.autoBan;
   const bool computeBans = std::find(bans.begin(), bans.end(),
                                      AutoBan::ComputeIntensive) != bans.end();
