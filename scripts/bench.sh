@@ -312,11 +312,13 @@ try:
         versus = json.load(handle)
     torch_s = versus["pytorch"]["planning time (s)"]
     remat_s = versus["remat"]["planning time (s)"]
-    saved = (versus["remat"]["saved bytes"], versus["pytorch"]["saved bytes"])
+    row = "saved activation bytes"
+    saved = (versus["remat"][row], versus["pytorch"][row])
     ratio = torch_s / remat_s if remat_s else float("inf")
     targets.append("| PyTorch 1.13 min-cut partitioner, Llama-style 32 layers "
-                   "(same run) | >= 100x faster, no more saved bytes | %.0fx "
-                   "(%.3f s vs %.4f s): %s; saved bytes %d vs %d: %s |" % (
+                   "(same run) | >= 100x faster, no more saved activation bytes | "
+                   "%.0fx (%.3f s vs %.4f s): %s; saved activation bytes %d "
+                   "vs %d: %s |" % (
                        ratio, torch_s, remat_s,
                        "met" if ratio >= 100 else "missed", saved[0], saved[1],
                        "met" if saved[0] <= saved[1] else "missed"))

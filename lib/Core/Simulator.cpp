@@ -235,6 +235,8 @@ absl::Status simulateEvents(const Graph &graph, const FlatGraph &flat,
       open.lastRead = 0;
       result.savedBytes =
           saturatingAdd(result.savedBytes, tables.valueBytes[value]);
+      result.savedInputBytes =
+          saturatingAdd(result.savedInputBytes, tables.valueBytes[value]);
     }
   };
   // A read at `event` of a view sharing `storage`'s instance produced at

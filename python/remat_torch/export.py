@@ -52,7 +52,8 @@ def add_model_arguments(parser):
     parser.add_argument("--remat-opt", help="remat-opt binary (default: "
                         "build/bin/remat-opt, then PATH)")
     parser.add_argument("--check-saved-bytes", action="store_true",
-                        help="compare: fail if remat saves more bytes")
+                        help="compare: fail if remat saves more activation "
+                        "bytes (saved bytes less primal inputs)")
 
 
 def build_model(args, parser):

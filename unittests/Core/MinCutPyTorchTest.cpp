@@ -72,36 +72,75 @@ TEST(MinCutPyTorch, CosCosCosSavesOnlyTheInput) {
   EXPECT_EQ(plan.simulation.savedBytes, 12);
 }
 
-TEST(MinCutPyTorch, SumOfFourInputsSavesTheSum) {
+/// PyTorch's sum-of-four case: s3 = a + b + c + d, cos(cos(s3)). The four
+/// summands are graph inputs or, with `summandsAreActivations`, the results
+/// of four matmuls (which min-cut does not replay) of one input.
+struct SumOfFour {
+  Graph graph;
+  std::vector<ValueId> summands;
+  ValueId s1, s3, c1;
+};
+
+SumOfFour sumOfFour(bool summandsAreActivations) {
   GraphBuilder builder(DType::F32);
-  ValueId a = builder.input("a", {3});
-  ValueId b = builder.input("b", {3});
-  ValueId c = builder.input("c", {3});
-  ValueId d = builder.input("d", {3});
-  ValueId s1 = builder.op("add1", "add", ComputeClass::Pointwise, {a, b},
-                          builder.type({3}), "s1");
-  ValueId s2 = builder.op("add2", "add", ComputeClass::Pointwise, {s1, c},
-                          builder.type({3}), "s2");
-  ValueId s3 = builder.op("add3", "add", ComputeClass::Pointwise, {s2, d},
-                          builder.type({3}), "s3");
-  ValueId c1 = builder.op("cos1", "cos", ComputeClass::Pointwise, {s3},
-                          builder.type({3}), "c1");
-  ValueId c2 = builder.op("cos2", "cos", ComputeClass::Pointwise, {c1},
+  SumOfFour result;
+  ValueId x = builder.input("x", {3});
+  for (const char *name : {"a", "b", "c", "d"}) {
+    if (!summandsAreActivations) {
+      result.summands.push_back(builder.input(name, {3}));
+      continue;
+    }
+    ValueId w =
+        builder.input(std::string("w") + name, {3}, InputRole::Parameter);
+    result.summands.push_back(builder.op(std::string("mm_") + name, "matmul",
+                                         ComputeClass::Matmul, {x, w},
+                                         builder.type({3}), name));
+  }
+  const std::vector<ValueId> &in = result.summands;
+  result.s1 = builder.op("add1", "add", ComputeClass::Pointwise, {in[0], in[1]},
+                         builder.type({3}), "s1");
+  ValueId s2 = builder.op("add2", "add", ComputeClass::Pointwise,
+                          {result.s1, in[2]}, builder.type({3}), "s2");
+  result.s3 = builder.op("add3", "add", ComputeClass::Pointwise, {s2, in[3]},
+                         builder.type({3}), "s3");
+  result.c1 = builder.op("cos1", "cos", ComputeClass::Pointwise, {result.s3},
+                         builder.type({3}), "c1");
+  ValueId c2 = builder.op("cos2", "cos", ComputeClass::Pointwise, {result.c1},
                           builder.type({3}), "c2");
   ValueId g = lossAndSeed(builder, c2);
-  ValueId gc1 = bwd(builder, "cos2", ComputeClass::Pointwise, {g, c1}, c1);
-  ValueId gs3 = bwd(builder, "cos1", ComputeClass::Pointwise, {gc1, s3}, s3);
-  // The adds' backward is the identity: every input's gradient is gs3.
+  ValueId gc1 =
+      bwd(builder, "cos2", ComputeClass::Pointwise, {g, result.c1}, result.c1);
+  ValueId gs3 = bwd(builder, "cos1", ComputeClass::Pointwise, {gc1, result.s3},
+                    result.s3);
+  // The adds' backward is the identity: every summand's gradient is gs3.
   builder.graph().markOutput(gs3, OutputRole::Gradient);
-  Graph graph = builder.take();
+  result.graph = builder.take();
+  return result;
+}
 
-  Plan plan = minCut(graph);
-  EXPECT_EQ(test::countSaved(graph, plan), 1);
-  EXPECT_EQ(test::decisionOf(plan, s3), Decision::Save);
-  EXPECT_EQ(test::decisionOf(plan, c1), Decision::Recompute);
-  for (ValueId input : {a, b, c, d})
-    EXPECT_EQ(plan.find(input), nullptr) << "backward should not read input";
-  EXPECT_EQ(test::decisionOf(plan, s1), Decision::NotNeeded);
+TEST(MinCutPyTorch, SumOfFourActivationsSavesTheSum) {
+  SumOfFour sum = sumOfFour(/*summandsAreActivations=*/true);
+  Plan plan = minCut(sum.graph);
+  EXPECT_EQ(test::countSaved(sum.graph, plan), 1);
+  EXPECT_EQ(test::decisionOf(plan, sum.s3), Decision::Save);
+  EXPECT_EQ(test::decisionOf(plan, sum.c1), Decision::Recompute);
+  for (ValueId summand : sum.summands)
+    EXPECT_EQ(test::decisionOf(plan, summand), Decision::NotNeeded);
+  EXPECT_EQ(test::decisionOf(plan, sum.s1), Decision::NotNeeded);
+}
+
+// Where the summands are graph inputs PyTorch (charging non-parameter
+// inputs) saves the sum too; remat keeps the inputs, which the caller holds
+// through the step anyway, and replays the sum: no activation is saved.
+TEST(MinCutPyTorch, SumOfFourInputsKeepsTheInputs) {
+  SumOfFour sum = sumOfFour(/*summandsAreActivations=*/false);
+  Plan plan = minCut(sum.graph);
+  EXPECT_EQ(test::countSaved(sum.graph, plan), 4); // the inputs alone
+  for (ValueId summand : sum.summands)
+    EXPECT_EQ(test::decisionOf(plan, summand), Decision::Input);
+  EXPECT_EQ(test::decisionOf(plan, sum.s3), Decision::Recompute);
+  EXPECT_EQ(test::decisionOf(plan, sum.c1), Decision::Recompute);
+  EXPECT_EQ(plan.simulation.savedBytes - plan.simulation.savedInputBytes, 0);
 }
 
 TEST(MinCutPyTorch, SplitIsRecomputedFromItsInput) {

@@ -81,6 +81,10 @@ struct SimulationResult {
   /// results are live to the end anyway and are not counted. The backward
   /// section starts at the first evaluation of a backward op.
   int64_t savedBytes = 0;
+  /// The primal inputs' part of savedBytes. The caller holds them through
+  /// the step, so keeping them adds nothing to the peak, and min-cut keeps
+  /// them for free: compare savedBytes - savedInputBytes across plans.
+  int64_t savedInputBytes = 0;
   double totalTimeUs = 0;
   /// Time of evaluations beyond the first per op (SimulationTables::
   /// replayTimeUs), plus derivations.
