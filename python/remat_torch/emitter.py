@@ -37,6 +37,15 @@ VIEW_OPS = ("remat.broadcast", "remat.reshape", "remat.transpose")
 STORAGE_VIEW_OPS = VIEW_OPS + ("remat.slice",)
 
 
+# Stands for a node's remat.fixed_time_us until finish_node_time knows
+# which of its ops computes the node's value.
+_TIME_PLACEHOLDER = "<remat-time-us>"
+
+
+def _float_attr(value):
+    return f"{float(value):.6e} : f64"
+
+
 def tensor_type(shape, dtype, where):
     if dtype not in DTYPES:
         raise ExportError(f"{where}: dtype {dtype} has no remat equivalent "
@@ -108,6 +117,12 @@ class Emitter:
         # every op but views emitted for it, as remat.workspace_bytes (the
         # scratch is held while any of them runs).
         self.workspace = 0
+        # Profiled time of the FX node being lowered (us), or None: stated
+        # as remat.fixed_time_us on the op that computes the node's value
+        # and as 0 on the other non-view ops emitted for it (one kernel,
+        # charged once); see finish_node_time.
+        self.op_time_us: Optional[float] = None
+        self._timed_lines: List[int] = []
         self.origins: Dict[str, Origin] = {}
         self._last: List[Value] = []
 
@@ -144,6 +159,9 @@ class Emitter:
             discardable[tag] = None
         if self.workspace > 0 and name not in STORAGE_VIEW_OPS:
             discardable["remat.workspace_bytes"] = f"{self.workspace} : i64"
+        if self.op_time_us is not None and name not in STORAGE_VIEW_OPS:
+            discardable["remat.fixed_time_us"] = _TIME_PLACEHOLDER
+            self._timed_lines.append(len(self.lines))
         if discardable:
             attrs = " {" + ", ".join(k if v is None else f"{k} = {v}"
                                      for k, v in discardable.items()) + "}"
@@ -158,6 +176,28 @@ class Emitter:
         self._record(name, operands, result_values, discardable.get("remat.name"))
         self._last = result_values
         return result_values
+
+    def finish_node_time(self, value):
+        """Writes the node's time on the op among those emitted for it that
+        defines `value` (the node's Value, or its first one), else on the
+        last of them; the others get 0. Ends the node."""
+        lines, self._timed_lines = self._timed_lines, []
+        time_us, self.op_time_us = self.op_time_us, None
+        if time_us is None or not lines:
+            return
+        target = lines[-1]
+        ssa = getattr(value, "ssa", None)
+        if ssa is not None:
+            defined = ssa.split("#")[0]
+            for index in lines:
+                if self.lines[index].lstrip().startswith(
+                        (f"{defined} = ", f"{defined}:")):
+                    target = index
+        for index in lines:
+            text = _float_attr(time_us) if index == target else \
+                _float_attr(0.0)
+            self.lines[index] = self.lines[index].replace(
+                _TIME_PLACEHOLDER, text, 1)
 
     def _record(self, op, operands, results, quoted_name):
         base = quoted_name[1:-1] if quoted_name else None

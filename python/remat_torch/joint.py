@@ -69,7 +69,8 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
                   primal_names: Optional[List[str]] = None,
                   param_count=0, num_fwd_outputs=None,
                   replayable_random=True,
-                  workspace_bytes: Optional[Dict[str, int]] = None) -> MlirGraph:
+                  workspace_bytes: Optional[Dict[str, int]] = None,
+                  op_times_us: Optional[Dict[str, float]] = None) -> MlirGraph:
     """Converts a joint FX graph (placeholders primals_*/tangents_*, one
     output list: forward outputs then one gradient per primal) to MLIR.
 
@@ -78,7 +79,11 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
     since PyTorch cannot replay them with the same numbers there.
 
     `workspace_bytes` (FX node name -> bytes, remat_torch.workspace) become
-    `remat.workspace_bytes` on the ops each node lowers to."""
+    `remat.workspace_bytes` on the ops each node lowers to.
+
+    `op_times_us` (FX node name -> microseconds, remat_torch.workspace's
+    profile_op_times) become `remat.fixed_time_us` on the op that computes
+    each node's value, and 0 on the other non-view ops it lowers to."""
     graph = joint.graph
     placeholders = [n for n in graph.nodes if n.op == "placeholder"]
     primals = [n for n in placeholders if not n.name.startswith("tangents")]
@@ -164,6 +169,7 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
             raise ExportError(f"{where}: result dtype has no remat equivalent")
         emitter.tags = tags.get(node.name, [])
         emitter.workspace = (workspace_bytes or {}).get(node.name, 0)
+        emitter.op_time_us = (op_times_us or {}).get(node.name)
         emitter.current_node = node.name
         if dropout is not None:
             value = lower_cpu_dropout(emitter, node, dropout, results)
@@ -173,6 +179,9 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
             emitter.values[node.name] = value
         else:
             lower_node(emitter, node, results, where)
+        value = emitter.values.get(node.name)
+        emitter.finish_node_time(value[0] if isinstance(value, list) and value
+                                 else value)
         emitter.tags = []
         emitter.workspace = 0
         emitter.current_node = None

@@ -65,7 +65,8 @@ What is measured, per configuration:
   PyTorch 2.x and 1.13 alike.
   remat's time is the
   roofline of its `cpu` target, a nominal 32-core AVX-512 socket, against
-  one thread here plus Python's per-op dispatch;
+  one thread here plus Python's per-op dispatch (with `--op-times profile`
+  the sum of the op times profiled before planning);
 - correctness: the first step's loss and gradients against an eager
   forward and backward of the same module with the same seed ("equal" is
   bit for bit; "MISMATCH" beyond a relative 1e-5).
@@ -420,10 +421,11 @@ def _remat_budget_configs(torch_runs, remat_min_cut):
 
 def measure_model(name, sizes, factory, torch_budgets, repeats, warmup, seed,
                   log, exchange_rates=(), torch_solvers=(DEFAULT_SOLVER,),
-                  workspace="profile"):
+                  workspace="profile", op_times=None):
     """Measures every configuration of one model; returns its JSON record.
-    remat's configurations plan with `workspace` (remat_torch.partition's
-    option: "profile" states each kernel's measured scratch)."""
+    remat's configurations plan with `workspace` and `op_times`
+    (remat_torch.partition's options: "profile" states each kernel's
+    measured scratch, or time)."""
     torch.manual_seed(seed)
     module, inputs = MODELS[factory](**sizes)
     module.train()
@@ -444,6 +446,9 @@ def measure_model(name, sizes, factory, torch_budgets, repeats, warmup, seed,
         if config.partitioner == "remat" and workspace is not None:
             config.remat_options = dict(config.remat_options,
                                         workspace=workspace)
+        if config.partitioner == "remat" and op_times is not None:
+            config.remat_options = dict(config.remat_options,
+                                        op_times=op_times)
         runs.append(_Run(config))
         row = runs[-1].row
         budget = config.remat_options.get("memory_budget", "activations:1")
@@ -505,7 +510,10 @@ def markdown(results):
              f"average {results['load_average_start']} at start, "
              f"{results['load_average_end']} at end; {results['repeats']} "
              f"timed steps after {results['warmup']} warm-up per "
-             f"configuration; {results['wall_s']:.0f} s in all.", ""]
+             f"configuration; {results['wall_s']:.0f} s in all." +
+             (" remat's op times profiled here before planning "
+              "(`--op-times profile`)."
+              if results.get("op_times") == "profile" else ""), ""]
     for model in results["models"]:
         sizes = ", ".join(f"{k}={v}" for k, v in model["sizes"].items())
         lines.append(f"#### {model['model']} ({sizes or 'default sizes'})")
@@ -751,6 +759,13 @@ def main(argv=None):
                         help="remat's plans state kernel workspace profiled "
                              "before planning (remat_torch.partition's "
                              "workspace='profile', the default) or none")
+    parser.add_argument("--op-times", choices=("model", "profile"),
+                        default="model",
+                        help="remat's plans weigh op times from the target's "
+                             "roofline (the default) or profiled here before "
+                             "planning (remat_torch.partition's "
+                             "op_times='profile'), which also makes the "
+                             "predicted step these eager kernels' sum")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--quick", action="store_true",
                         help="tiny sizes: a smoke test")
@@ -792,7 +807,7 @@ def main(argv=None):
                "repeats": repeats, "warmup": args.warmup, "seed": args.seed,
                "torch_budgets": budgets, "torch_solvers": args.torch_solvers,
                "exchange_rates": args.exchange_rates,
-               "workspace": args.workspace,
+               "workspace": args.workspace, "op_times": args.op_times,
                "quick": args.quick, "models": []}
     for name in names:
         factory, sizes, quick_sizes = MEASURED.get(name, (name, {}, {}))
@@ -801,7 +816,8 @@ def main(argv=None):
             results["models"].append(measure_model(
                 name, sizes, factory, budgets, repeats, args.warmup, args.seed,
                 log, args.exchange_rates, args.torch_solvers,
-                None if args.workspace == "none" else args.workspace))
+                None if args.workspace == "none" else args.workspace,
+                "profile" if args.op_times == "profile" else None))
         except ImportError as error:  # remat's extension is not built
             raise UserError(str(error)) from error
     results["load_average_end"] = load_average()

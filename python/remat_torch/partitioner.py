@@ -17,7 +17,8 @@ Keyword options are remat-plan's (`strategy`, `memory_budget`, `target`,
 "allow" lets budget replay matmuls when nothing else fits, `exchange_rate`: for
 min-cut, bytes per us of replay time, 0 for bytes alone, `budget_search_effort`:
 a multiple of budget's search work, for lower peaks on large graphs), plus `report` (a path
-for the JSON report), `strict`, `on_infeasible`, `on_plan` and `workspace`.
+for the JSON report), `strict`, `on_infeasible`, `on_plan`, `workspace` and
+`op_times`.
 
 Kernel workspace (`workspace`): scratch a kernel allocates and frees while it
 runs (a depthwise `convolution_backward` on the CPU: an input-sized
@@ -27,6 +28,18 @@ on synthetic inputs before planning (remat_torch.workspace: at most two
 training steps' kernels) and states what each allocated beyond its results as
 `remat.workspace_bytes`, which the planner counts at the op's step; a dict
 {FX node name: bytes} states it directly.
+
+Op times (`op_times`): by default the planner predicts each op's time
+from the target's roofline (`target`, "h100" unless given). `op_times=
+"profile"` times each distinct call of the joint graph on synthetic inputs
+instead (remat_torch.workspace.profile_op_times: a warm-up and five timed
+runs, the median) and states it as `remat.fixed_time_us`, so that the plan
+weighs recomputation, and the report predicts the step, in this machine's
+eager kernel times (nothing is fused: such ops are charged as kernels when
+replayed); a dict {FX node name: microseconds} states them directly, and
+`PartitionInfo.op_times` holds what was stated, to pass back for the same
+plan (profiled times vary from run to run). min-cut's exchange rate stays the
+target's (bytes per microsecond) unless `exchange_rate` is given.
 
 A graph remat cannot export or plan (dynamic shapes, an unsupported
 construct) falls back to PyTorch's own partitioner with one warning naming
@@ -47,6 +60,7 @@ PyTorch 1.13 has no way to do that.
 """
 
 import inspect
+import math
 import operator
 import time
 import warnings
@@ -62,7 +76,7 @@ from remat_torch import ops as op_table
 from remat_torch.emitter import ExportError
 from remat_torch.fxmeta import flat_nodes
 from remat_torch.joint import graph_to_mlir
-from remat_torch.workspace import profile_workspace
+from remat_torch.workspace import profile_op_times, profile_workspace
 
 
 class RematPartitionError(Exception):
@@ -89,6 +103,8 @@ class PartitionInfo:
     seconds: Dict[str, float] = field(default_factory=dict)
     # Kernel workspace stated to the planner: FX node name -> bytes.
     workspace: Dict[str, int] = field(default_factory=dict)
+    # Op times stated to the planner: FX node name -> microseconds.
+    op_times: Dict[str, float] = field(default_factory=dict)
 
 
 # schedule_plans is not the user's to set: this partitioner realises
@@ -672,7 +688,7 @@ def partition(joint_module, _joint_inputs=None, compiler=None, *,
               recompute_banned="never", exchange_rate=None,
               budget_search_effort=None, random_ops="save",
               report=None, strict=False,
-              on_infeasible="error", workspace=None,
+              on_infeasible="error", workspace=None, op_times=None,
               on_plan: Optional[Callable[[PartitionInfo], None]] = None,
               **unknown):
     """Partitions AOTAutograd's joint graph with remat's plan; returns
@@ -686,7 +702,7 @@ def partition(joint_module, _joint_inputs=None, compiler=None, *,
                "exchange_rate": exchange_rate,
                "budget_search_effort": budget_search_effort}
     check_options(on_infeasible=on_infeasible, random_ops=random_ops,
-                  workspace=workspace, **options)
+                  workspace=workspace, op_times=op_times, **options)
     # The backward realises remat's decisions (what is saved, derived or
     # replayed once before its first reader) in the graph's order, not a
     # recorded schedule: a `budget` plan that only a schedule expresses (a
@@ -699,7 +715,8 @@ def partition(joint_module, _joint_inputs=None, compiler=None, *,
     try:
         result = _partition(joint_module, _joint_inputs, options,
                             num_fwd_outputs, static_lifetime_input_indices,
-                            on_infeasible, random_ops, workspace, info)
+                            on_infeasible, random_ops, workspace, op_times,
+                            info)
     except RematPartitionError:
         raise
     except (ExportError, remat.PlanError, _Unsupported) as error:
@@ -721,7 +738,7 @@ def partition(joint_module, _joint_inputs=None, compiler=None, *,
 
 
 _OWN_OPTIONS = ("random_ops", "report", "strict", "on_infeasible", "on_plan",
-                "workspace")
+                "workspace", "op_times")
 
 
 def _unknown_options(names):
@@ -748,6 +765,15 @@ def check_options(**options):
         raise ValueError("workspace: expected None, 'profile' or a dict of "
                          "FX node name -> bytes (int >= 0), got "
                          f"{workspace!r}")
+    op_times = options.get("op_times", None)
+    if not (op_times is None or op_times == "profile" or
+            (isinstance(op_times, dict) and all(
+                isinstance(k, str) and isinstance(v, (int, float)) and
+                not isinstance(v, bool) and math.isfinite(v) and v >= 0
+                for k, v in op_times.items()))):
+        raise ValueError("op_times: expected None, 'profile' or a dict of "
+                         "FX node name -> microseconds (a finite number >= 0), "
+                         f"got {op_times!r}")
     random_ops = options.get("random_ops", "save")
     if random_ops not in ("save", "replay"):
         raise ValueError("random_ops: expected 'save' or 'replay', got "
@@ -786,7 +812,7 @@ def _device_of(joint_inputs):
 
 def _partition(joint_module, joint_inputs, options, num_fwd_outputs,
                static_lifetime_input_indices, on_infeasible, random_ops,
-               workspace, info):
+               workspace, op_times, info):
     clock = time.perf_counter()
     num_fwd_outputs = _num_fwd_outputs(joint_module, num_fwd_outputs)
     for node in joint_module.graph.nodes:
@@ -806,9 +832,16 @@ def _partition(joint_module, joint_inputs, options, num_fwd_outputs,
         info.seconds["workspace"] = time.perf_counter() - clock
         clock = time.perf_counter()
     info.workspace = dict(workspace or {})
+    if op_times == "profile":
+        op_times = profile_op_times(joint_module.graph,
+                                    _device_of(joint_inputs))
+        info.seconds["op_times"] = time.perf_counter() - clock
+        clock = time.perf_counter()
+    info.op_times = dict(op_times or {})
     mlir_graph = graph_to_mlir(joint_module, num_fwd_outputs=num_fwd_outputs,
                                replayable_random=replay_random is not None,
-                               workspace_bytes=workspace)
+                               workspace_bytes=workspace,
+                               op_times_us=op_times)
     info.seconds["export"] = time.perf_counter() - clock
 
     clock = time.perf_counter()

@@ -1,4 +1,5 @@
-"""Kernel workspace of the nodes of an FX graph, profiled by running them.
+"""Kernel workspace and time of the nodes of an FX graph, profiled by
+running them.
 
 A kernel may allocate scratch that is neither an input nor a result and
 free it before it returns: PyTorch's CPU `convolution_backward` of a
@@ -22,12 +23,24 @@ kernel library, thread count and device, which is why it is measured here
 and not modelled. Nodes whose inputs have no metadata (on 1.13: results of
 several tensors, and every node when no device is named) or that fail to
 run on synthetic inputs get no workspace: an underestimate, never a failure.
+
+`profile_op_times` times the same calls: each runs once to warm up and then
+`repeats` times (default 5) on fresh synthetic inputs, and its time is the
+median of the timed runs in microseconds, from entering the kernel's Python
+call to its return (on CUDA, between two device synchronisations, so launch
+and kernel time both count). That is what an eagerly executed graph pays per
+node, dispatch included; it is not a fused kernel's time. Views get no time
+(no kernel), and nodes that cannot run get none (the cost model's roofline
+then stands in for them). Times vary from run to run, so plans made with
+them are reproducible only from the same times (pass them back as a dict).
 """
 
 import bisect
 import contextlib
 import gc
 import operator
+import statistics
+import time
 from typing import NamedTuple, Optional
 
 import torch
@@ -39,10 +52,11 @@ from remat_torch.ops import packet
 _TAG = "remat_workspace:"
 
 # Views and splits: no kernel, so no scratch to measure.
-_SKIPPED_PACKETS = {"view", "_unsafe_view", "reshape", "expand", "permute",
-                    "t", "transpose", "squeeze", "unsqueeze", "slice",
-                    "select", "alias", "detach", "as_strided", "split",
-                    "split_with_sizes", "unbind", "getitem"}
+_SKIPPED_PACKETS = {"view", "_unsafe_view", "_reshape_alias", "reshape",
+                    "expand", "permute", "t", "transpose", "squeeze",
+                    "unsqueeze", "slice", "select", "alias", "detach",
+                    "as_strided", "split", "split_with_sizes", "unbind",
+                    "getitem"}
 
 
 class _Meta(NamedTuple):
@@ -224,11 +238,9 @@ def _cuda_workspace(call):
     return max(0, high - result_bytes)
 
 
-def profile_workspace(graph: torch.fx.Graph,
-                      device: Optional[torch.device] = None):
-    """{node name: workspace bytes > 0} for the call_function nodes of
-    `graph` (see the module docstring). `device`: where the graph's tensors
-    live, for metadata that does not say (PyTorch 1.13's `tensor_meta`)."""
+def _distinct_calls(graph, device):
+    """(calls, {call index: [node names]}) for the runnable call_function
+    nodes of `graph`, one call per distinct signature."""
     calls, index_of, nodes_of = [], {}, {}
     for node in graph.nodes:
         if node.op != "call_function" or node.target is operator.getitem or \
@@ -243,6 +255,64 @@ def profile_workspace(graph: torch.fx.Graph,
         except (AttributeError, _NotRunnable):
             continue
         nodes_of.setdefault(index_of[key], []).append(node.name)
+    return calls, nodes_of
+
+
+class _Stopwatch:
+    """`around` for _Call.run: times the kernel call alone (synthetic inputs
+    are made before it), synchronising CUDA on both sides."""
+
+    def __init__(self, device):
+        self.device = device
+        self.seconds = None
+
+    @contextlib.contextmanager
+    def __call__(self):
+        self._synchronize()
+        start = time.perf_counter()
+        yield
+        self._synchronize()
+        self.seconds = time.perf_counter() - start
+
+    def _synchronize(self):
+        if self.device.type == "cuda":
+            torch.cuda.synchronize(self.device)
+
+
+def profile_op_times(graph: torch.fx.Graph,
+                     device: Optional[torch.device] = None, repeats: int = 5):
+    """{node name: microseconds} for the call_function nodes of `graph`
+    that run (see the module docstring); `device` as for
+    profile_workspace."""
+    if repeats < 1:
+        raise ValueError(f"repeats: expected at least 1, got {repeats}")
+    calls, nodes_of = _distinct_calls(graph, device)
+    # The exporter folds a clone into its input (remat_torch.joint): there
+    # is no op to state its time on.
+    calls = [call if packet(call.node) != "clone" else None for call in calls]
+    times = {}
+    with _real_tensors(), torch.no_grad():
+        for index, call in enumerate(calls):
+            if call is None or call.run(contextlib.nullcontext) is None:
+                continue  # folded away, or rejects synthetic inputs
+            watch, samples = _Stopwatch(call.device), []
+            for _ in range(repeats):
+                if call.run(watch) is None:
+                    break
+                samples.append(watch.seconds * 1e6)
+            if len(samples) == repeats:
+                times[index] = statistics.median(samples)
+    return {name: times[index]
+            for index, names in nodes_of.items() if index in times
+            for name in names}
+
+
+def profile_workspace(graph: torch.fx.Graph,
+                      device: Optional[torch.device] = None):
+    """{node name: workspace bytes > 0} for the call_function nodes of
+    `graph` (see the module docstring). `device`: where the graph's tensors
+    live, for metadata that does not say (PyTorch 1.13's `tensor_meta`)."""
+    calls, nodes_of = _distinct_calls(graph, device)
     workspaces = {}
     gc.collect()
     with _real_tensors(), torch.no_grad():

@@ -488,6 +488,74 @@ def workspace_case():
                   f"workspace={bad!r} refused: {error}")
 
 
+def op_times_case():
+    """Profiled op times (issue #16): with op_times="profile" every node
+    that runs gets a positive time, and the plan's predicted step is the sum
+    of the stated times of the ops it evaluates (here nothing is replayed:
+    bytes alone would recompute, so min-cut saves); a dict states a node's
+    time on the op computing its value and 0 on its other ops (addmm: the
+    add, not the matmul), never on a view; bad values are refused."""
+    def f(x, w, b):
+        return torch.nn.functional.linear(x.reshape(4, 8), w, b).relu().sum()
+
+    args = (torch.randn(2, 16, requires_grad=True),
+            torch.randn(8, 8, requires_grad=True),
+            torch.randn(8, requires_grad=True))
+    infos = []
+    compiled = aot_function(f, fw_compiler=lambda gm, _: _boxed(gm),
+                            bw_compiler=lambda gm, _: _boxed(gm),
+                            partition_fn=functools.partial(
+                                partition, strategy="save-all", target="cpu",
+                                op_times="profile", on_plan=infos.append))
+    compiled(*args).backward()
+    info = infos[0]
+    check(info.op_times and all(t > 0 for t in info.op_times.values()),
+          f"op_times profiled: {info.op_times}")
+    matmuls = [n for n in info.op_times if "mm" in n]
+    check(bool(matmuls), f"op_times profiled the matmuls: {sorted(info.op_times)}")
+    predicted = info.report.predicted_total_time_us
+    stated = sum(info.op_times.values())
+    check(predicted >= stated * (1 - 1e-6),
+          f"op_times profiled: predicted step {predicted} us against "
+          f"{stated} us stated")
+
+    texts, names = [], {}
+
+    def export(joint, joint_inputs, **kwargs):
+        calls = [n for n in joint.graph.nodes if n.op == "call_function"]
+        names["addmm"] = next(n.name for n in calls if "addmm" in str(n.target))
+        names["view"] = next(n.name for n in calls
+                             if "view" in str(n.target) or
+                             "alias" in str(n.target))
+        texts.append(graph_to_mlir(
+            joint, num_fwd_outputs=kwargs.get("num_fwd_outputs"),
+            op_times_us={names["addmm"]: 1234.5, names["view"]: 7.0}).text)
+        return pytorch_min_cut(joint, joint_inputs, **kwargs)
+
+    compiled = aot_function(f, fw_compiler=lambda gm, _: _boxed(gm),
+                            bw_compiler=lambda gm, _: _boxed(gm),
+                            partition_fn=export)
+    compiled(*args).backward()
+    timed = [line.strip() for line in texts[0].splitlines()
+             if "remat.fixed_time_us" in line]
+    full = [line for line in timed if "1.234500e+03 : f64" in line]
+    check(len(full) == 1 and "remat.add" in full[0] and
+          f'"{names["addmm"]}"' in full[0] and
+          all("0.000000e+00 : f64" in line for line in timed
+              if line not in full) and
+          not any("remat.reshape" in line for line in timed),
+          "op_times dict: addmm's time on its add, 0 on its matmul, none on "
+          "the view: " + "; ".join(line[:70] for line in timed))
+    for bad in ("measure", {"mm": -1.0}, {"mm": float("nan")}, {"mm": True},
+                ["mm"]):
+        try:
+            partition(None, None, op_times=bad)
+            check(False, f"op_times={bad!r} refused")
+        except ValueError as error:
+            check("op_times: expected" in str(error),
+                  f"op_times={bad!r} refused: {error}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("remat_opt")
@@ -507,6 +575,7 @@ def main():
     no_dead_backward_nodes_case()
     predicted_peak_case()
     workspace_case()
+    op_times_case()
     print("partition cases: " + ("PASS" if not failures else
                                  f"FAIL ({len(failures)})"))
     return 1 if failures else 0
