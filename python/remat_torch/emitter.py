@@ -177,6 +177,12 @@ class Emitter:
         self._last = result_values
         return result_values
 
+    def truncate(self, mark):
+        """Drops the ops emitted since `len(self.lines)` was `mark` (a
+        declined typed lowering; see nn_ops.lower_nn)."""
+        del self.lines[mark:]
+        self._timed_lines = [i for i in self._timed_lines if i < mark]
+
     def finish_node_time(self, value):
         """Writes the node's time on the op among those emitted for it that
         defines `value` (the node's Value, or its first one), else on the

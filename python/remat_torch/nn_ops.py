@@ -691,7 +691,7 @@ def lower_nn(emitter, node, name, results):
     except Declined as why:
         # Handlers check before they emit, but never leave a partial
         # expansion behind.
-        del emitter.lines[mark:]
+        emitter.truncate(mark)
         emitter.declined.setdefault(name, []).append(f"{node.name}: {why}")
         return None
 

@@ -546,6 +546,26 @@ def op_times_case():
           not any("remat.reshape" in line for line in timed),
           "op_times dict: addmm's time on its add, 0 on its matmul, none on "
           "the view: " + "; ".join(line[:70] for line in timed))
+    # A node the typed lowering declines (a 1-D convolution) is emitted
+    # opaque, and its time goes on the opaque op.
+    def g(x, w):
+        return torch.nn.functional.conv1d(x, w).relu().sum()
+
+    infos = []
+    compiled = aot_function(g, fw_compiler=lambda gm, _: _boxed(gm),
+                            bw_compiler=lambda gm, _: _boxed(gm),
+                            partition_fn=functools.partial(
+                                partition, strategy="save-all", target="cpu",
+                                op_times="profile", strict=True,
+                                on_plan=infos.append))
+    compiled(torch.randn(2, 3, 16, requires_grad=True),
+             torch.randn(4, 3, 3, requires_grad=True)).backward()
+    info = infos[0]
+    conv = [n for n in info.op_times if "convolution" in n]
+    check(bool(conv) and info.report.predicted_total_time_us >=
+          sum(info.op_times.values()) * (1 - 1e-6),
+          f"op_times with a declined lowering: {sorted(info.op_times)}, "
+          f"predicted {info.report.predicted_total_time_us} us")
     for bad in ("measure", {"mm": -1.0}, {"mm": float("nan")}, {"mm": True},
                 ["mm"]):
         try:
