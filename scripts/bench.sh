@@ -90,7 +90,10 @@ echo "bench: Pareto plots"
 rm -f "$out/pytorch.md" "$out/pytorch.json"
 if "$python" -c "import torch, functorch" 2>/dev/null; then
   echo "bench: PyTorch comparison (Llama-style, 32 layers)"
+  # Five alternating calls per side, medians: with one call each, a slow
+  # moment of the shared machine moved the ratio between 51x and 142x.
   PYTHONPATH="$root/python" "$python" -m remat_torch.compare llama --layers 32 \
+    --repeats 5 \
     --remat-opt "$build/bin/remat-opt" --json "$out/pytorch.json" \
     --markdown "$out/pytorch.md" | tee "$out/pytorch.log"
 else

@@ -7,7 +7,9 @@ paths moved between PyTorch 1.13 (functorch.compile) and 2.x
 (torch._functorch); both are tried.
 """
 
+import copy
 import inspect
+import time
 
 import torch
 
@@ -87,6 +89,9 @@ class JointCapture:
         self.partition_seconds = None
         self.forward = None
         self.backward = None
+        # With partitioner="min_cut": runs PyTorch's partitioner again on a
+        # fresh copy of the joint graph and returns the seconds it took.
+        self.time_partition = None
 
 
 def capture_joint(fn_or_module, example_inputs, partitioner=None):
@@ -100,16 +105,16 @@ def capture_joint(fn_or_module, example_inputs, partitioner=None):
     aot_function, aot_module, default_partition, min_cut = _aot_api()
     capture = JointCapture()
 
-    def partition(joint_module, joint_inputs, **kwargs):
-        import copy
-        import time
+    def copy_of(joint_module):
+        # The partitioners may rewrite the graph they get; copies keep the
+        # shape metadata deepcopy drops in 1.13.
+        copied = copy.deepcopy(joint_module)
+        for original, node in zip(joint_module.graph.nodes, copied.graph.nodes):
+            node.meta = dict(original.meta)
+        return copied
 
-        # The partitioners may rewrite the graph they get; keep a copy, with
-        # the shape metadata deepcopy drops in 1.13.
-        capture.joint = copy.deepcopy(joint_module)
-        for original, copied in zip(joint_module.graph.nodes,
-                                    capture.joint.graph.nodes):
-            copied.meta = dict(original.meta)
+    def partition(joint_module, joint_inputs, **kwargs):
+        capture.joint = copy_of(joint_module)
         capture.num_fwd_outputs = kwargs.get("num_fwd_outputs")
         chosen = default_partition
         if partitioner == "min_cut":
@@ -121,6 +126,13 @@ def capture_joint(fn_or_module, example_inputs, partitioner=None):
         if partitioner is not None:
             capture.partition_seconds = time.perf_counter() - start
             capture.forward, capture.backward = fw, bw
+
+            def time_partition():
+                joint = copy_of(capture.joint)
+                start = time.perf_counter()
+                chosen(joint, joint_inputs, **call_kwargs)
+                return time.perf_counter() - start
+            capture.time_partition = time_partition
         return fw, bw
 
     compiler = lambda gm, _inputs: _boxed(gm)
