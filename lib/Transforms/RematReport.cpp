@@ -283,6 +283,7 @@ void writeJson(llvm::json::OStream &json, const FunctionReport &report) {
     else
       json.attribute("total_peak_bytes", nullptr);
     optionalInt("saved_bytes", intField(s, "saved_bytes"));
+    optionalInt("saved_input_bytes", intField(s, "saved_input_bytes"));
     optionalInt("input_bytes", intField(s, "input_bytes"));
     optionalInt("parameter_bytes", intField(s, "parameter_bytes"));
     optionalInt("tangent_bytes", intField(s, "tangent_bytes"));

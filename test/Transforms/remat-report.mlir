@@ -28,6 +28,7 @@
 // JSON-NEXT:     "peak_memory_bytes": 160,
 // JSON-NEXT:     "total_peak_bytes": 224,
 // JSON-NEXT:     "saved_bytes": 32,
+// JSON-NEXT:     "saved_input_bytes": 32,
 // JSON-NEXT:     "input_bytes": 32,
 // JSON-NEXT:     "parameter_bytes": 0,
 // JSON-NEXT:     "tangent_bytes": 32,
