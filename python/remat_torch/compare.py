@@ -13,10 +13,9 @@ parameters excluded (both treat them as always available), and their bytes
 are storage bytes (a view holds its base); saved activation bytes leave the
 primal inputs out too (the caller holds them through the step, so keeping
 them adds nothing to the peak: remat's min-cut keeps them for free, PyTorch's
-charges them), and the "no more saved bytes" checks compare those;
-recomputed ops are the ops the
-forward outputs need that backward evaluates again, with FLOPs from the
-exporter's estimates. Planning time is PyTorch's partition call (deciding
+charges them), and the "no more saved bytes" checks compare those. Recomputed
+ops are the ops the forward outputs need that backward evaluates again, with
+FLOPs from the exporter's estimates. Planning time is PyTorch's partition call (deciding
 and building the forward and backward graphs) against remat-opt's plan and
 partition passes from -mlir-timing (deciding and splitting, in-process);
 the whole remat-opt process is reported next to it. RNG arguments the
