@@ -443,12 +443,11 @@ def measure_model(name, sizes, factory, torch_budgets, repeats, warmup, seed,
 
     def measure(config):
         log(f"{name}: {config.label}")
-        if config.partitioner == "remat" and workspace is not None:
-            config.remat_options = dict(config.remat_options,
-                                        workspace=workspace)
-        if config.partitioner == "remat" and op_times is not None:
-            config.remat_options = dict(config.remat_options,
-                                        op_times=op_times)
+        if config.partitioner == "remat":
+            profiles = {"workspace": workspace, "op_times": op_times}
+            config.remat_options = dict(
+                config.remat_options,
+                **{k: v for k, v in profiles.items() if v is not None})
         runs.append(_Run(config))
         row = runs[-1].row
         budget = config.remat_options.get("memory_budget", "activations:1")

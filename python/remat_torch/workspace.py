@@ -238,13 +238,14 @@ def _cuda_workspace(call):
     return max(0, high - result_bytes)
 
 
-def _distinct_calls(graph, device):
+def _distinct_calls(graph, device, skipped=frozenset(_SKIPPED_PACKETS)):
     """(calls, {call index: [node names]}) for the runnable call_function
-    nodes of `graph`, one call per distinct signature."""
+    nodes of `graph` whose packet is not in `skipped`, one call per distinct
+    signature."""
     calls, index_of, nodes_of = [], {}, {}
     for node in graph.nodes:
         if node.op != "call_function" or node.target is operator.getitem or \
-                packet(node) in _SKIPPED_PACKETS:
+                packet(node) in skipped:
             continue
         try:
             key = _signature(node, device)
@@ -286,15 +287,15 @@ def profile_op_times(graph: torch.fx.Graph,
     profile_workspace."""
     if repeats < 1:
         raise ValueError(f"repeats: expected at least 1, got {repeats}")
-    calls, nodes_of = _distinct_calls(graph, device)
     # The exporter folds a clone into its input (remat_torch.joint): there
     # is no op to state its time on.
-    calls = [call if packet(call.node) != "clone" else None for call in calls]
+    calls, nodes_of = _distinct_calls(graph, device,
+                                      _SKIPPED_PACKETS | {"clone"})
     times = {}
     with _real_tensors(), torch.no_grad():
         for index, call in enumerate(calls):
-            if call is None or call.run(contextlib.nullcontext) is None:
-                continue  # folded away, or rejects synthetic inputs
+            if call.run(contextlib.nullcontext) is None:  # warm-up
+                continue  # the kernel rejects synthetic inputs
             watch, samples = _Stopwatch(call.device), []
             for _ in range(repeats):
                 if call.run(watch) is None:
