@@ -566,6 +566,36 @@ constexpr int64_t kOrderSearchWork = 100000000;
 /// started from a searched order (its recomputations move too).
 constexpr int64_t kReorderWork = kOrderSearchWork / 4;
 
+} // namespace
+
+ReevaluationRules reevaluationRules(const PlanContext &context,
+                                    const std::vector<uint8_t> &derived) {
+  const Graph &graph = context.graph;
+  const Constraints &constraints = context.constraints;
+  ReevaluationRules rules;
+  rules.mayAdd.assign(graph.numOps(), 0);
+  rules.mayDrop.assign(graph.numOps(), 0);
+  for (size_t opIndex = 0; opIndex < graph.numOps(); ++opIndex) {
+    if (context.phases.opPhase[opIndex] != Phase::Forward)
+      continue;
+    bool ok = true;
+    for (ValueId result : graph.op(static_cast<OpId>(opIndex)).results)
+      ok &= !constraints.isOutput[result] &&
+            (derived.empty() || !derived[result]) &&
+            (!constraints.isForward[result] ||
+             constraints.recomputable(result, /*automatic=*/true));
+    rules.mayAdd[opIndex] = ok;
+    // A value tags or a policy force to be recomputed keeps its
+    // re-evaluations: dropping one would read it from forward.
+    for (ValueId result : graph.op(static_cast<OpId>(opIndex)).results)
+      ok &= !constraints.forcedRecompute(result);
+    rules.mayDrop[opIndex] = ok;
+  }
+  return rules;
+}
+
+namespace {
+
 /// A schedule under refinement: events in execution order, each an op
 /// evaluation (>= 0: the op id) or a derivation (< 0: -1 - index into the
 /// derivation table of the start plan).
@@ -603,23 +633,9 @@ public:
       if (value.outputRole != OutputRole::None && !value.inputRole)
         outputs_.push_back(static_cast<ValueId>(id));
     }
-    splittable_.assign(graph_.numOps(), 0);
-    prunable_.assign(graph_.numOps(), 0);
-    for (size_t opIndex = 0; opIndex < graph_.numOps(); ++opIndex) {
-      if (context_.phases.opPhase[opIndex] != Phase::Forward)
-        continue;
-      bool ok = true;
-      for (ValueId result : graph_.op(static_cast<OpId>(opIndex)).results)
-        ok &= !constraints_.isOutput[result] && !derived_[result] &&
-              (!constraints_.isForward[result] ||
-               constraints_.recomputable(result, /*automatic=*/true));
-      splittable_[opIndex] = ok;
-      // A value tags or a policy force to be recomputed keeps its
-      // re-evaluations: dropping one would read it from forward.
-      for (ValueId result : graph_.op(static_cast<OpId>(opIndex)).results)
-        ok &= !constraints_.forcedRecompute(result);
-      prunable_[opIndex] = ok;
-    }
+    ReevaluationRules rules = reevaluationRules(context_, derived_);
+    splittable_ = std::move(rules.mayAdd);
+    prunable_ = std::move(rules.mayDrop);
     // What each event reads (graph inputs left out: they are not in the
     // activation peak) and produces, as flat arrays: op `i` is row i, the
     // derivation with index d is row numOps + d.
@@ -2015,6 +2031,47 @@ polishForBudget(const PlanContext &context,
   return polished;
 }
 
+/// The work of the schedule annealing (annealForBudget; entries its
+/// evaluations visit).
+constexpr int64_t kAnnealWork = 100000000;
+
+/// `start` with its schedule annealed for `budget` (annealForBudget, with
+/// kAnnealWork times `effort`) when that recomputes less, or nullopt;
+/// nullopt also for a start without a schedule, with derivations, or with
+/// nothing recomputed.
+absl::StatusOr<std::optional<Candidate>>
+annealForBudget(const PlanContext &context, const Candidate *start,
+                int64_t budget, double effort) {
+  if (!start || !start->schedule || !start->schedule->derivations.empty() ||
+      !(start->simulation.recomputeTimeUs > 0))
+    return std::nullopt;
+  std::optional<OrderFound> annealed = annealForBudget(
+      context, *start->schedule, budget, scaledWork(kAnnealWork, effort));
+  if (!annealed)
+    return std::nullopt;
+  absl::StatusOr<SimulationResult> simulation =
+      simulateFlat(context.graph, context.flat, context.phases,
+                   annealed->schedule, context.tables);
+  if (!simulation.ok())
+    return absl::InternalError(absl::StrCat(
+        "budget: an annealed schedule failed to simulate (a planner bug): ",
+        simulation.status().message()));
+  if (simulation->peakBytes != annealed->peakBytes ||
+      simulation->peakBytes > budget)
+    return absl::InternalError(absl::StrCat(
+        "budget: the schedule annealing counted a peak of ",
+        annealed->peakBytes, " bytes where the simulator counts ",
+        simulation->peakBytes, " (budget ", budget, "; a planner bug)"));
+  context.progress.candidate(simulation->peakBytes,
+                             simulation->recomputeTimeUs);
+  if (!(simulation->recomputeTimeUs < start->simulation.recomputeTimeUs))
+    return std::nullopt;
+  Candidate candidate = *start;
+  candidate.schedule = std::move(annealed->schedule);
+  candidate.simulation = *simulation;
+  return candidate;
+}
+
 /// The keep sets polishDecisionsForBudget starts from at each of its two
 /// ends (within the budget, above it), at most: with two, the default
 /// missed a plan per-value planning found (a 4-layer Llama joint graph at
@@ -2301,17 +2358,28 @@ absl::StatusOr<StrategyResult> planBudget(const PlanContext &context) {
   // (as for the candidates) a larger effort never gives a slower plan than
   // the default.
   // `best` may point into `polished`: reserved so that it never moves.
+  // `defaultBest`, the same for what the default effort made.
+  const Candidate *defaultBest = fastestWithin(*candidates, budget, 0);
   std::vector<Candidate> polished;
-  polished.reserve(2 * efforts.size());
-  auto consider =
-      [&](absl::StatusOr<std::optional<Candidate>> found) -> absl::Status {
+  polished.reserve(2 * efforts.size() + 2);
+  auto consider = [&](absl::StatusOr<std::optional<Candidate>> found,
+                      size_t index) -> absl::Status {
     if (!found.ok())
       return found.status();
-    if (*found && (!best || (*found)->simulation.recomputeTimeUs <
-                                best->simulation.recomputeTimeUs)) {
-      polished.push_back(std::move(**found));
+    if (!*found)
+      return absl::OkStatus();
+    const double time = (*found)->simulation.recomputeTimeUs;
+    const bool faster = !best || time < best->simulation.recomputeTimeUs;
+    const bool fasterDefault =
+        index == 0 &&
+        (!defaultBest || time < defaultBest->simulation.recomputeTimeUs);
+    if (!faster && !fasterDefault)
+      return absl::OkStatus();
+    polished.push_back(std::move(**found));
+    if (faster)
       best = &polished.back();
-    }
+    if (fasterDefault)
+      defaultBest = &polished.back();
     return absl::OkStatus();
   };
   context.progress.setStage("polishing for the budget");
@@ -2319,14 +2387,34 @@ absl::StatusOr<StrategyResult> planBudget(const PlanContext &context) {
        context.options.schedulePlans && index < efforts.size(); ++index)
     if (absl::Status status = consider(
             polishForBudget(context, *candidates, index, efforts[index], budget,
-                            anchors.saveAllPeak));
+                            anchors.saveAllPeak),
+            index);
         !status.ok())
       return status;
   for (size_t index = 0; index < efforts.size(); ++index)
-    if (absl::Status status = consider(polishDecisionsForBudget(
-            context, *candidates, index, efforts[index], budget));
+    if (absl::Status status =
+            consider(polishDecisionsForBudget(context, *candidates, index,
+                                              efforts[index], budget),
+                     index);
         !status.ok())
       return status;
+  // Order and recomputation searched together, from the fastest schedule
+  // within the budget: the default's with the default's work, and with a
+  // larger effort also the fastest of all with that effort's work.
+  if (context.options.schedulePlans) {
+    context.progress.setStage("annealing the schedule for the budget");
+    const Candidate *fastest = best, *defaultFastest = defaultBest;
+    if (absl::Status status =
+            consider(annealForBudget(context, defaultFastest, budget, 1.0), 0);
+        !status.ok())
+      return status;
+    if (efforts.size() > 1 && fastest != defaultFastest)
+      if (absl::Status status = consider(
+              annealForBudget(context, fastest, budget, efforts.back()),
+              efforts.size() - 1);
+          !status.ok())
+        return status;
+  }
   const std::vector<AutoBan> &bans = context.constraints.autoBan;
   const bool computeBans = std::find(bans.begin(), bans.end(),
                                      AutoBan::ComputeIntensive) != bans.end();

@@ -90,24 +90,6 @@ constexpr double kStartThreshold = 0.01;
 /// adds nothing to it and is skipped.
 constexpr int32_t kBlockShift = 6;
 
-/// SplitMix64 (Steele, Lea and Flood, 2014): a fixed-seed generator whose
-/// output is the same on every platform, unlike std's distributions.
-class SplitMix64 {
-public:
-  explicit SplitMix64(uint64_t seed) : state_(seed) {}
-  uint64_t next() {
-    uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  /// Uniform in [0, bound) up to a bias of bound / 2^64.
-  uint64_t below(uint64_t bound) { return next() % bound; }
-
-private:
-  uint64_t state_;
-};
-
 /// Adjacency lists in compressed-sparse-row form.
 struct Csr {
   std::vector<uint32_t> begin;

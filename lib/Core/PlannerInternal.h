@@ -297,6 +297,24 @@ Plan planFromSchedule(const PlanContext &context, const StrategyResult &result,
                       Schedule schedule, const SimulationResult &simulation,
                       ChainAttribution attribution);
 
+/// SplitMix64 (Steele, Lea and Flood, 2014): a fixed-seed generator whose
+/// output is the same on every platform, unlike std's distributions.
+class SplitMix64 {
+public:
+  explicit SplitMix64(uint64_t seed) : state_(seed) {}
+  uint64_t next() {
+    uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  /// Uniform in [0, bound) up to a bias of bound / 2^64.
+  uint64_t below(uint64_t bound) { return next() % bound; }
+
+private:
+  uint64_t state_;
+};
+
 /// An order OrderSearch.cpp found, and its peak by the search's own
 /// accounting (the simulator's, which tests check it against).
 struct OrderFound {
@@ -313,6 +331,28 @@ struct OrderFound {
 std::vector<OrderFound> searchOrders(const PlanContext &context,
                                      const Schedule &start, int64_t workLimit,
                                      int64_t gridStep);
+
+/// Which ops a schedule search may evaluate once more (`mayAdd`: forward
+/// ops none of whose results is a function result, a value `derived` marks
+/// (by ValueId; empty: none), or a forward value the automatic bans or a
+/// hard save keep) and which of their re-evaluations it may drop (`mayDrop`:
+/// those, less ops with a value tags or a policy force to be recomputed).
+struct ReevaluationRules {
+  std::vector<uint8_t> mayAdd, mayDrop; // by OpId
+};
+ReevaluationRules reevaluationRules(const PlanContext &context,
+                                    const std::vector<uint8_t> &derived);
+
+/// A schedule that recomputes less than `start` (a schedule without
+/// derivations whose peak is within `budgetBytes`) within the budget, with
+/// its peak by the search's own accounting, or nullopt (ScheduleAnneal.cpp):
+/// a threshold-accepting search that moves forward evaluations, adds
+/// re-evaluations of forward ops and drops them, every schedule it accepts
+/// within the budget. `workLimit` counts the entries its evaluations visit.
+std::optional<OrderFound> annealForBudget(const PlanContext &context,
+                                          const Schedule &start,
+                                          int64_t budgetBytes,
+                                          int64_t workLimit);
 
 /// The `budget` strategy: sets `budgetBytes` of the result.
 absl::StatusOr<StrategyResult> planBudget(const PlanContext &context);
