@@ -399,7 +399,10 @@ void writeText(llvm::raw_ostream &os, const FunctionReport &report) {
     os << "  total peak:          " << bytesWithExact(total)
        << " (with the inputs, parameters and tangents)\n";
   os << "  saved for backward:  "
-     << bytesWithExact(intField(s, "saved_bytes").value_or(0)) << "\n";
+     << bytesWithExact(intField(s, "saved_bytes").value_or(0));
+  if (int64_t inputs = intField(s, "saved_input_bytes").value_or(0); inputs > 0)
+    os << ", of which " << bytesWithExact(inputs) << " graph inputs";
+  os << "\n";
   os << "  recompute:           "
      << llvm::format("%.6g FLOPs, %.3f us predicted",
                      floatField(s, "recompute_flops"),

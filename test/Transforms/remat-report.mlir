@@ -106,7 +106,7 @@
 // TEXT-NEXT:   budget:              none
 // TEXT-NEXT:   peak memory:         160 B
 // TEXT-NEXT:   total peak:          224 B (with the inputs, parameters and tangents)
-// TEXT-NEXT:   saved for backward:  32 B
+// TEXT-NEXT:   saved for backward:  32 B, of which 32 B graph inputs
 // TEXT-NEXT:   recompute:           64 FLOPs, 0.000 us predicted (total duration +0.000%)
 // TEXT-NEXT:   inexact derivation:  not allowed
 // TEXT-NEXT:   exchange rate:       0 (min-cut weighs saved bytes alone)
