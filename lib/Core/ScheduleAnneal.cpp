@@ -118,6 +118,7 @@ public:
     Evaluation current = evaluate(steps);
     if (!current.valid || current.peak > budget_)
       return std::nullopt;
+    const double startRecomputeUs = current.recomputeUs;
     const int64_t numEvents = static_cast<int64_t>(steps.size());
     const int64_t moves =
         std::min(workLimit / std::max<int64_t>(1, current.work),
@@ -134,7 +135,6 @@ public:
       const int64_t size = static_cast<int64_t>(steps.size());
       const int64_t at = static_cast<int64_t>(random.below(size));
       const OpId op = steps[at];
-      candidate.assign(steps.begin(), steps.end());
       int64_t candidateBoundary = boundary;
       OpId added = kNoId, dropped = kNoId;
       switch (random.below(3)) {
@@ -148,6 +148,7 @@ public:
             low, high);
         if (to == at)
           continue;
+        candidate.assign(steps.begin(), steps.end());
         if (to > at)
           std::rotate(candidate.begin() + at, candidate.begin() + at + 1,
                       candidate.begin() + to + 1);
@@ -166,6 +167,7 @@ public:
           continue;
         const int64_t to =
             at - static_cast<int64_t>(random.below(std::min(kReach, at) + 1));
+        candidate.assign(steps.begin(), steps.end());
         candidate.insert(candidate.begin() + to, producer);
         candidateBoundary += to < boundary;
         added = producer;
@@ -176,6 +178,7 @@ public:
             std::find(steps.begin(), steps.begin() + at, op) ==
                 steps.begin() + at)
           continue;
+        candidate.assign(steps.begin(), steps.end());
         candidate.erase(candidate.begin() + at);
         candidateBoundary -= at < boundary;
         dropped = op;
@@ -206,8 +209,7 @@ public:
         bestEvaluation = current;
       }
     }
-    const Evaluation startEvaluation = evaluate(start.steps);
-    if (!(bestEvaluation.recomputeUs < startEvaluation.recomputeUs))
+    if (!(bestEvaluation.recomputeUs < startRecomputeUs))
       return std::nullopt;
     OrderFound found;
     found.schedule.steps = std::move(best);
