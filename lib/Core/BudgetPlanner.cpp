@@ -2032,11 +2032,16 @@ polishForBudget(const PlanContext &context,
 }
 
 /// The work of the schedule annealing (annealForBudget; entries its
-/// evaluations visit).
+/// evaluations visit), and the moves it tries per event of its start at
+/// most; both are multiplied by the effort, so that a larger effort buys
+/// the annealing more moves wherever the work allows them (on random-n250 at
+/// 0.7 with effort 16: 2.98% -> 2.67%, docs/benchmarks.md).
 constexpr int64_t kAnnealWork = 100000000;
+constexpr int64_t kAnnealMovesPerEvent = 400;
 
 /// `start` with its schedule annealed for `budget` (annealForBudget, with
-/// kAnnealWork times `effort`) when that recomputes less, or nullopt;
+/// kAnnealWork and kAnnealMovesPerEvent times `effort`) when that
+/// recomputes less, or nullopt;
 /// nullopt also for a start without a schedule, with derivations, with
 /// nothing recomputed, or with a backward phase: on the joint graphs the
 /// certified bound puts the plans within 0.06% of the optimum at 0.9-0.7 of
@@ -2052,7 +2057,8 @@ annealForBudget(const PlanContext &context, const Candidate *start,
           start->schedule->steps.size())
     return std::nullopt;
   std::optional<OrderFound> annealed = annealForBudget(
-      context, *start->schedule, budget, scaledWork(kAnnealWork, effort));
+      context, *start->schedule, budget, scaledWork(kAnnealWork, effort),
+      scaledWork(kAnnealMovesPerEvent, effort));
   if (!annealed)
     return std::nullopt;
   absl::StatusOr<SimulationResult> simulation =

@@ -49,8 +49,6 @@ namespace {
 
 /// The seed of the search.
 constexpr uint64_t kSeed = 0x616e6e65616cULL; // "anneal"
-/// Moves per event of the start schedule, at most.
-constexpr int64_t kMaxMovesPerEvent = 400;
 /// How far a move takes an evaluation, and how far before its reader an
 /// added evaluation goes, in steps at most.
 constexpr int64_t kReach = 4;
@@ -111,7 +109,8 @@ public:
   /// once more and recomputation has a time.
   bool useful() const { return usPerByte_ > 0 && startThreshold_ > 0; }
 
-  std::optional<OrderFound> run(const Schedule &start, int64_t workLimit) {
+  std::optional<OrderFound> run(const Schedule &start, int64_t workLimit,
+                                int64_t movesPerEvent) {
     std::vector<OpId> steps = start.steps;
     int64_t boundary =
         static_cast<int64_t>(backwardBoundary(start, context_.phases));
@@ -122,7 +121,7 @@ public:
     const int64_t numEvents = static_cast<int64_t>(steps.size());
     const int64_t moves =
         std::min(workLimit / std::max<int64_t>(1, current.work),
-                 kMaxMovesPerEvent * numEvents);
+                 movesPerEvent * numEvents);
     std::vector<int32_t> evaluations(context_.flat.numOps(), 0);
     for (OpId op : steps)
       ++evaluations[op];
@@ -359,16 +358,15 @@ private:
 
 } // namespace
 
-std::optional<OrderFound> annealForBudget(const PlanContext &context,
-                                          const Schedule &start,
-                                          int64_t budgetBytes,
-                                          int64_t workLimit) {
+std::optional<OrderFound>
+annealForBudget(const PlanContext &context, const Schedule &start,
+                int64_t budgetBytes, int64_t workLimit, int64_t movesPerEvent) {
   if (!start.derivations.empty() || start.steps.empty())
     return std::nullopt;
   Annealer annealer(context, budgetBytes);
   if (!annealer.useful())
     return std::nullopt;
-  return annealer.run(start, workLimit);
+  return annealer.run(start, workLimit, movesPerEvent);
 }
 
 } // namespace remat::detail
