@@ -100,9 +100,6 @@ public:
       startThreshold_ =
           kStartThreshold * addableTime / static_cast<double>(addable);
     }
-    latest_.assign(numOps, -1);
-    count_.assign(numOps, 0);
-    stamp_.assign(numOps, 0);
   }
 
   /// Whether the search can change anything: some op may be evaluated
@@ -238,10 +235,6 @@ private:
     const SimulationTables &tables = context_.tables;
     const int32_t numEvents = static_cast<int32_t>(steps.size());
     Evaluation result;
-    if (++generation_ == 0) {
-      std::fill(stamp_.begin(), stamp_.end(), 0);
-      generation_ = 1;
-    }
     // Bytes produced so far: while they fit in 64 bits no live sum
     // overflows; saturated tensor sizes (fuzzed graphs) end the search.
     int64_t produced = 0;
@@ -251,36 +244,29 @@ private:
       produced += bytes;
       return true;
     };
-    slot_.assign(1, 0);
+    latestResults_.assign(flat.numOps(), -1);
     storageOfResult_.clear();
     storageBytes_.clear();
     storageBorn_.clear();
     storageLast_.clear();
     bornBytes_.assign(numEvents, 0);
-    auto latest = [&](OpId op) {
-      return stamp_[op] == generation_ ? latest_[op] : -1;
-    };
     for (int32_t e = 0; e < numEvents; ++e) {
       const OpId op = steps[e];
       int32_t viewStorage = -1;
       for (uint32_t i = operandBegin_[op]; i < operandBegin_[op + 1]; ++i) {
-        const int32_t bound = latest(operands_[i].producer);
+        const int32_t bound = latestResults_[operands_[i].producer];
         if (bound < 0)
           return result;
         const int32_t storage =
-            storageOfResult_[slot_[bound] + operands_[i].resultIndex];
+            storageOfResult_[bound + operands_[i].resultIndex];
         if (storage >= 0)
           storageLast_[storage] = e;
         if (i == operandBegin_[op] && firstProduced_[op])
           viewStorage = storage;
       }
-      if (stamp_[op] != generation_) {
-        stamp_[op] = generation_;
-        count_[op] = 0;
-      }
-      if (count_[op]++ > 0)
+      if (latestResults_[op] >= 0)
         result.recomputeUs += tables.replayTimeUs[op];
-      latest_[op] = e;
+      latestResults_[op] = static_cast<int32_t>(storageOfResult_.size());
       absl::Span<const ValueId> results = flat.results(op);
       for (ValueId value : results) {
         int32_t storage = viewStorage;
@@ -295,7 +281,6 @@ private:
         }
         storageOfResult_.push_back(storage);
       }
-      slot_.push_back(static_cast<int32_t>(storageOfResult_.size()));
       if (!produce(flat.workspace(op)))
         return result;
       bornBytes_[e] += flat.workspace(op);
@@ -303,11 +288,10 @@ private:
                      static_cast<int64_t>(results.size());
     }
     for (const Operand &output : outputs_) {
-      const int32_t bound = latest(output.producer);
+      const int32_t bound = latestResults_[output.producer];
       if (bound < 0)
         return result;
-      const int32_t storage =
-          storageOfResult_[slot_[bound] + output.resultIndex];
+      const int32_t storage = storageOfResult_[bound + output.resultIndex];
       if (storage >= 0)
         storageLast_[storage] = numEvents;
     }
@@ -345,14 +329,12 @@ private:
   std::vector<uint8_t> firstProduced_;
   std::vector<Operand> outputs_; // the function results' producers
   double usPerByte_ = 0, startThreshold_ = 0;
-  // Scratch of evaluate: by op, its latest evaluation and how many there
-  // were, valid where stamp_ is the current generation; by event, where
-  // its results' storages start in storageOfResult_ (-1: a view of a graph
-  // input); by storage, its bytes, its event and its last reader.
-  std::vector<int32_t> latest_, count_;
-  std::vector<uint32_t> stamp_;
-  uint32_t generation_ = 0;
-  std::vector<int32_t> slot_, storageOfResult_, storageBorn_, storageLast_;
+  // Scratch of evaluate: by op, where its latest evaluation's results'
+  // storages start in storageOfResult_ (-1: not evaluated yet); by result
+  // of an event, its storage (-1: a view of a graph input); by storage, its
+  // bytes, its event and its last reader.
+  std::vector<int32_t> latestResults_, storageOfResult_, storageBorn_,
+      storageLast_;
   std::vector<int64_t> storageBytes_, bornBytes_, delta_;
 };
 
