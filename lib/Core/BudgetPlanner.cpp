@@ -2031,13 +2031,12 @@ polishForBudget(const PlanContext &context,
   return polished;
 }
 
-/// The work of the schedule annealing (annealForBudget; entries its
-/// evaluations visit), and the moves it tries per event of its start at
-/// most; both are multiplied by the effort, so that a larger effort buys
-/// the annealing more moves wherever the work allows them (on random-n250 at
-/// 0.7 with effort 16: 2.98% -> 2.67%, docs/benchmarks.md).
-constexpr int64_t kAnnealWork = 100000000;
-constexpr int64_t kAnnealMovesPerEvent = 400;
+/// The work of the schedule annealing (annealForBudget; steps of its
+/// evaluations), and the moves it tries per event of its start at most;
+/// both are multiplied by the effort, so that a larger effort buys the
+/// annealing more moves wherever the work allows them.
+constexpr int64_t kAnnealWork = 300000000;
+constexpr int64_t kAnnealMovesPerEvent = 4000;
 
 /// `start` with its schedule annealed for `budget` (annealForBudget, with
 /// kAnnealWork and kAnnealMovesPerEvent times `effort`) when that

@@ -354,6 +354,15 @@ std::optional<OrderFound>
 annealForBudget(const PlanContext &context, const Schedule &start,
                 int64_t budgetBytes, int64_t workLimit, int64_t movesPerEvent);
 
+/// For tests of annealForBudget: its search on `start` with every move its
+/// incremental timeline evaluates also evaluated in full; how many of the
+/// two evaluations disagreed, or nullopt where the timeline does not run
+/// (a graph with views, or nothing to anneal).
+std::optional<int64_t> annealTimelineMismatches(const PlanContext &context,
+                                                const Schedule &start,
+                                                int64_t budgetBytes,
+                                                int64_t movesPerEvent);
+
 /// The `budget` strategy: sets `budgetBytes` of the result.
 absl::StatusOr<StrategyResult> planBudget(const PlanContext &context);
 /// The plan of a `budget` result that carries a schedule: simulated,

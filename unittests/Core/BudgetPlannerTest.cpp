@@ -632,9 +632,10 @@ Graph buildRandomForwardGraph(uint64_t seed, int numOps, int window) {
 // bytes), the tightest budget FastSA publishes for it (2.6%): the order
 // search, the descents and the polish reach 4.51% total-duration
 // increase; the schedule annealing, which moves evaluations and adds and
-// drops recomputations in one search, takes it to 4.06% (docs/Planner.md).
-// The plan is valid, the same on a second run, and faster than before the
-// annealing.
+// drops recomputations in one search, takes it to 3.86% (docs/Planner.md;
+// 4.06% when each of its moves was evaluated in full, so that it could try
+// a tenth as many). The plan is valid, the same on a second run, and faster
+// than before the annealing.
 TEST(BudgetSearch, AnnealingLowersRandomLayeredN250AtSeventyPercent) {
   absl::StatusOr<Graph> graph =
       test::readCheckmateGraph("random_layered_n250.json");
@@ -645,7 +646,7 @@ TEST(BudgetSearch, AnnealingLowersRandomLayeredN250AtSeventyPercent) {
   ASSERT_TRUE(plan.ok()) << plan.status();
   expectValidPlan(*graph, *plan);
   const double baseTimeUs = 125569; // the README's total cost
-  EXPECT_LT(plan->simulation.recomputeTimeUs / baseTimeUs, 0.045);
+  EXPECT_LT(plan->simulation.recomputeTimeUs / baseTimeUs, 0.04);
   absl::StatusOr<Plan> again =
       planRematerialization(*graph, budgetOptions(budget));
   ASSERT_TRUE(again.ok()) << again.status();
