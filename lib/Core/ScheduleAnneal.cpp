@@ -60,12 +60,12 @@ namespace {
 constexpr uint64_t kSeed = 0x616e6e65616cULL; // "anneal"
 /// How far a move takes an evaluation, and how far before its reader an
 /// added evaluation goes, in steps at most.
-constexpr int64_t kReach = 4;
+constexpr int64_t kReach = 16;
 /// The energy's level, as a fraction of the budget.
 constexpr double kLevelFraction = 0.9;
 /// The acceptance threshold at the start, as a fraction of the mean time of
 /// an op the search may add.
-constexpr double kStartThreshold = 0.5;
+constexpr double kStartThreshold = 0.25;
 /// What an entry of a full evaluation costs in the work count, against a
 /// step of the timeline's: it takes about four times as long (random reads
 /// through the bindings against passes over arrays; measured on the random

@@ -632,7 +632,7 @@ Graph buildRandomForwardGraph(uint64_t seed, int numOps, int window) {
 // bytes), the tightest budget FastSA publishes for it (2.6%): the order
 // search, the descents and the polish reach 4.51% total-duration
 // increase; the schedule annealing, which moves evaluations and adds and
-// drops recomputations in one search, takes it to 3.86% (docs/Planner.md;
+// drops recomputations in one search, takes it to 3.71% (docs/Planner.md;
 // 4.06% when each of its moves was evaluated in full, so that it could try
 // a tenth as many). The plan is valid, the same on a second run, and faster
 // than before the annealing.
