@@ -297,6 +297,16 @@ private:
     OpId op = kNoId;
   };
 
+  /// Takes the element at `at` of `sequence` to `to`.
+  template <typename T>
+  static void shift(std::vector<T> &sequence, int64_t at, int64_t to) {
+    const auto from = sequence.begin() + at;
+    if (to > at)
+      std::rotate(from, from + 1, sequence.begin() + to + 1);
+    else
+      std::rotate(sequence.begin() + to, from, from + 1);
+  }
+
   /// `steps` with `move` made.
   static std::vector<OpId> applied(const std::vector<OpId> &steps,
                                    const Move &move) {
@@ -304,10 +314,7 @@ private:
     const auto at = result.begin() + move.at;
     switch (move.kind) {
     case MoveKind::Shift:
-      if (move.to > move.at)
-        std::rotate(at, at + 1, result.begin() + move.to + 1);
-      else
-        std::rotate(result.begin() + move.to, at, at + 1);
+      shift(result, move.at, move.to);
       break;
     case MoveKind::Add:
       result.insert(at, move.op);
@@ -398,11 +405,7 @@ private:
         commitDrop(move.at);
         break;
       case MoveKind::Shift: {
-        const auto at = order_.begin() + move.at;
-        if (move.to > move.at)
-          std::rotate(at, at + 1, order_.begin() + move.to + 1);
-        else
-          std::rotate(order_.begin() + move.to, at, at + 1);
+        shift(order_, move.at, move.to);
         for (int64_t e = std::min(move.at, move.to);
              e <= std::max(move.at, move.to); ++e)
           pos_[order_[e]] = static_cast<int32_t>(e);
@@ -702,12 +705,7 @@ private:
           add(bytes, targetLast + 1, newLast);
       }
       // The dropped event's reads end earlier where they were the last.
-      const int32_t begin = eventBinding_[dropped];
-      const int32_t end =
-          begin +
-          static_cast<int32_t>(a_.operandBegin_[op + 1] - a_.operandBegin_[op]);
-      for (int32_t i = begin; i < end; ++i) {
-        const int32_t storage = bindings_[i];
+      for (int32_t storage : bindingsOf(dropped)) {
         if (!touch(storage) || outputs_[storage] > 0)
           continue;
         int64_t last = pos_[storageEvent_[storage]], old = last;
@@ -738,12 +736,8 @@ private:
         outputs_[to] += outputs_[from];
         outputs_[from] = 0;
       }
-      const int32_t begin = eventBinding_[dropped];
-      const int32_t end =
-          begin +
-          static_cast<int32_t>(a_.operandBegin_[op + 1] - a_.operandBegin_[op]);
-      for (int32_t i = begin; i < end; ++i) {
-        std::vector<int32_t> &readers = readers_[bindings_[i]];
+      for (int32_t storage : bindingsOf(dropped)) {
+        std::vector<int32_t> &readers = readers_[storage];
         readers.erase(std::remove(readers.begin(), readers.end(), dropped),
                       readers.end());
       }
@@ -778,13 +772,9 @@ private:
         for (int32_t r = 0; r < numResults(event); ++r)
           if (touch(eventStorage_[event] + r))
             affected_.push_back(eventStorage_[event] + r);
-        const int32_t begin = eventBinding_[event];
-        const int32_t end =
-            begin + static_cast<int32_t>(a_.operandBegin_[eventOp_[event] + 1] -
-                                         a_.operandBegin_[eventOp_[event]]);
-        for (int32_t i = begin; i < end; ++i)
-          if (touch(bindings_[i]))
-            affected_.push_back(bindings_[i]);
+        for (int32_t storage : bindingsOf(event))
+          if (touch(storage))
+            affected_.push_back(storage);
       }
       const int64_t n = size();
       for (int32_t storage : affected_) {
@@ -802,16 +792,19 @@ private:
       return finish(recomputeUs_);
     }
 
+    /// The storages the reads of `event` are bound to, in operand order.
+    absl::Span<int32_t> bindingsOf(int32_t event) {
+      const OpId op = eventOp_[event];
+      return absl::MakeSpan(bindings_).subspan(eventBinding_[event],
+                                               a_.operandBegin_[op + 1] -
+                                                   a_.operandBegin_[op]);
+    }
+
     /// The read of `reader` bound to storage `from` is bound to `to`.
     void rebind(int32_t reader, int32_t from, int32_t to) {
-      const OpId op = eventOp_[reader];
-      const int32_t begin = eventBinding_[reader];
-      const int32_t end =
-          begin +
-          static_cast<int32_t>(a_.operandBegin_[op + 1] - a_.operandBegin_[op]);
-      for (int32_t i = begin; i < end; ++i)
-        if (bindings_[i] == from)
-          bindings_[i] = to;
+      for (int32_t &storage : bindingsOf(reader))
+        if (storage == from)
+          storage = to;
     }
 
     const Annealer &a_;
