@@ -175,11 +175,14 @@ public:
     Evaluation bestEvaluation = current;
     SplitMix64 random(kSeed);
     int64_t work = 0;
+    auto opAt = [&](int64_t e) {
+      return timeline ? timeline->opAt(e) : steps[e];
+    };
     for (int64_t move = 0; move < moves && work < workLimit; ++move) {
       const int64_t size =
           timeline ? timeline->size() : static_cast<int64_t>(steps.size());
       const int64_t at = static_cast<int64_t>(random.below(size));
-      const OpId op = timeline ? timeline->opAt(at) : steps[at];
+      const OpId op = opAt(at);
       Move change;
       change.at = at;
       int64_t candidateBoundary = boundary;
@@ -193,12 +196,7 @@ public:
         change.to = std::clamp<int64_t>(
             at - kReach + static_cast<int64_t>(random.below(2 * kReach + 1)),
             low, high);
-        if (change.to == at ||
-            (timeline ? passesDependency(
-                            at, change.to,
-                            [&](int64_t e) { return timeline->opAt(e); })
-                      : passesDependency(at, change.to,
-                                         [&](int64_t e) { return steps[e]; })))
+        if (change.to == at || passesDependency(at, change.to, opAt))
           continue;
         break;
       }
@@ -284,7 +282,7 @@ private:
     int64_t peak = 0;
     double recomputeUs = 0;
     double energy = 0;
-    int64_t work = 0; // entries visited
+    int64_t work = 0; // the work count: timeline steps or entries visited
   };
 
   /// A change to the schedule: the event at `at` taken to `to` (Shift),
@@ -374,10 +372,7 @@ private:
     }
     /// Whether the op of the event at `at` is evaluated before it too.
     bool evaluatedBefore(int64_t at) const {
-      for (int32_t event : evaluations_[opAt(at)])
-        if (pos_[event] < at)
-          return true;
-      return false;
+      return latestBefore(opAt(at), at) >= 0;
     }
 
     /// The evaluation of the schedule with `move` made (a shift that
@@ -493,6 +488,23 @@ private:
           latest = event;
       return latest;
     }
+    /// Whether `op` is evaluated at position `from` or later.
+    bool evaluatedFrom(OpId op, int64_t from) const {
+      for (int32_t event : evaluations_[op])
+        if (pos_[event] >= from)
+          return true;
+      return false;
+    }
+    /// The storage operand `i` (of operands_) of an evaluation at position
+    /// `before` reads: its producer's latest evaluation before it; -1 when
+    /// there is none.
+    int32_t boundStorage(uint32_t i, int64_t before) const {
+      const int32_t bound = latestBefore(a_.operands_[i].producer, before);
+      if (bound < 0)
+        return -1;
+      return eventStorage_[bound] +
+             static_cast<int32_t>(a_.operands_[i].resultIndex);
+    }
     void stamp() {
       if (++generation_ == 0) {
         std::fill(touched_.begin(), touched_.end(), 0);
@@ -537,18 +549,7 @@ private:
       for (int64_t live : candidate_)
         result.peak = std::max(result.peak, live);
       const int64_t n = static_cast<int64_t>(candidate_.size());
-      const int64_t level = a_.level_;
-      double excess = 0;
-      if (result.peak > level &&
-          result.peak - level <= std::numeric_limits<int64_t>::max() / n) {
-        // In integers, which the compiler vectorises.
-        int64_t sum = 0;
-        for (int64_t live : candidate_)
-          sum += std::max<int64_t>(0, live - level);
-        excess = static_cast<double>(sum);
-      } else if (result.peak > level) {
-        excess = a_.excessOver(candidate_);
-      }
+      const double excess = a_.excessOver(candidate_);
       result.recomputeUs = candidateRecomputeUs_ = recomputeUs;
       result.energy =
           recomputeUs +
@@ -566,12 +567,9 @@ private:
       operandStorages_.clear();
       for (uint32_t i = a_.operandBegin_[op]; i < a_.operandBegin_[op + 1];
            ++i) {
-        const int32_t bound = latestBefore(a_.operands_[i].producer, t);
-        if (bound < 0)
+        const int32_t storage = boundStorage(i, t);
+        if (storage < 0)
           return invalid;
-        const int32_t storage =
-            eventStorage_[bound] +
-            static_cast<int32_t>(a_.operands_[i].resultIndex);
         if (touch(storage))
           operandStorages_.push_back(storage);
       }
@@ -594,9 +592,7 @@ private:
       // to the new one; so are the function results when no later
       // evaluation exists.
       const int32_t earlier = latestBefore(op, t);
-      bool later = false;
-      for (int32_t event : evaluations_[op])
-        later |= pos_[event] >= t;
+      const bool later = evaluatedFrom(op, t);
       const absl::Span<const ValueId> results = a_.context_.flat.results(op);
       for (int32_t r = 0; r < static_cast<int32_t>(results.size()); ++r) {
         const int64_t bytes = a_.context_.tables.valueBytes[results[r]];
@@ -634,16 +630,11 @@ private:
 
     void commitAdd(OpId op, int64_t t) {
       const int32_t earlier = latestBefore(op, t);
-      bool later = false;
-      for (int32_t event : evaluations_[op])
-        later |= pos_[event] >= t;
+      const bool later = evaluatedFrom(op, t);
       const int32_t event = newEvent(op);
       for (uint32_t i = a_.operandBegin_[op]; i < a_.operandBegin_[op + 1];
            ++i) {
-        const int32_t bound = latestBefore(a_.operands_[i].producer, t);
-        const int32_t storage =
-            eventStorage_[bound] +
-            static_cast<int32_t>(a_.operands_[i].resultIndex);
+        const int32_t storage = boundStorage(i, t);
         bindings_.push_back(storage);
         readers_[storage].push_back(event);
       }
