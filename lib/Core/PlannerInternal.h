@@ -348,8 +348,9 @@ ReevaluationRules reevaluationRules(const PlanContext &context,
 /// its peak by the search's own accounting, or nullopt (ScheduleAnneal.cpp):
 /// a threshold-accepting search that moves forward evaluations, adds
 /// re-evaluations of forward ops and drops them, every schedule it accepts
-/// within the budget. `workLimit` counts the entries its evaluations visit;
-/// it tries at most `movesPerEvent` moves per event of `start`.
+/// within the budget. `workLimit` counts the steps of its evaluations
+/// (four per entry where a candidate is evaluated in full, on graphs with
+/// views); it tries at most `movesPerEvent` moves per event of `start`.
 std::optional<OrderFound>
 annealForBudget(const PlanContext &context, const Schedule &start,
                 int64_t budgetBytes, int64_t workLimit, int64_t movesPerEvent);
