@@ -692,6 +692,49 @@ TEST(BudgetSearch, EveryPlanMeetsItsBudgetAndBoundOnRandomGraphs) {
   EXPECT_GE(belowSaveAll, 12);
 }
 
+// A forward graph over 20,000 ops plus operands, too large for exactly
+// scored descents: their estimated descents take several splits per step and
+// prune drops independent re-evaluations together (BudgetPlanner.cpp,
+// kLargeGraphSplitsPerStep). Every plan they give must still be valid,
+// within its budget (by the simulator, not the search's accounting), and the
+// same on a second run.
+TEST(BudgetSearch, LargeGraphPlansAreValidAndDeterministic) {
+  // A chain with random skip connections (each op reads its predecessor
+  // and, half the time, a value up to 256 ops back), one function result.
+  std::mt19937_64 random(7);
+  test::GraphBuilder builder(DType::F32);
+  std::vector<ValueId> values = {builder.input("x", {64})};
+  for (int i = 0; i < 9000; ++i) {
+    std::vector<ValueId> operands = {values.back()};
+    if (values.size() > 2 && random() % 2 == 0) {
+      const size_t back =
+          2 + random() % std::min<size_t>(255, values.size() - 2);
+      operands.push_back(values[values.size() - back]);
+    }
+    const int64_t elements = 16 * (1 + static_cast<int64_t>(random() % 16));
+    values.push_back(builder.op("f" + std::to_string(i), "add",
+                                ComputeClass::Pointwise, operands,
+                                builder.type({elements})));
+  }
+  builder.graph().markOutput(values.back(), OutputRole::Output);
+  Graph graph = builder.take();
+  size_t size = graph.numOps();
+  for (const GraphOp &op : graph.ops())
+    size += op.operands.size();
+  ASSERT_GT(size, 20000u);
+  const int64_t peak = noRecomputePeak(graph);
+  PlanOptions options =
+      budgetOptions(static_cast<int64_t>(0.8 * static_cast<double>(peak)));
+  options.budgetSearchEffort = 0.25; // a quarter of the work: faster
+  absl::StatusOr<Plan> plan = planRematerialization(graph, options);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  expectValidPlan(graph, *plan);
+  EXPECT_GT(plan->simulation.numRecomputedEvaluations, 0);
+  absl::StatusOr<Plan> again = planRematerialization(graph, options);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(again->schedule.steps, plan->schedule.steps);
+}
+
 } // namespace
 } // namespace remat
 
