@@ -46,6 +46,7 @@
 #include "PlannerInternal.h"
 #include "StringUtil.h"
 
+#include "absl/container/btree_map.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/numeric/int128.h"
@@ -543,12 +544,16 @@ constexpr int64_t kMaxRefinementWork = 400000000;
 /// when they lower the excess at least as much as the best alone), prune
 /// drops independent re-evaluations together, and the refinement gets
 /// kLargeRefinementWorkFactor times the work, at most
-/// kMaxLargeRefinementWork. Measured on the generated 10,000-node random
-/// layered graph (docs/benchmarks.md): the lowest peak it reaches went
-/// from 0.967 of the save-all peak (0.9 s) to below 0.9 (3.7 s).
+/// kMaxLargeRefinementWork; all this on graphs of at most
+/// kMaxMoreWorkGraphSize ops plus operands (on the 1M-op benchmark DAG the
+/// plan then took minutes instead of 10 s; not examined further). Measured on
+/// the generated 10,000-node random layered graph (docs/benchmarks.md): the
+/// lowest peak it reaches went from 0.967 of the save-all peak (0.9 s) to 0.888
+/// (3.7 s).
 constexpr size_t kLargeGraphSplitsPerStep = 16;
 constexpr int64_t kLargeRefinementWorkFactor = 8;
 constexpr int64_t kMaxLargeRefinementWork = 2400000000;
+constexpr int64_t kMaxMoreWorkGraphSize = 1000000;
 /// Graphs on which fewer than this many whole-schedule evaluations fit in
 /// the work limit are not refined (about 4M ops plus operands): the descent
 /// would stop after a handful of splits.
@@ -1605,11 +1610,13 @@ private:
       if (producer != kNoId && droppedOp_[producer] == dropStamp_)
         return false;
     }
-    for (const auto &[from, to] : dropIntervals_)
-      if (gapStart <= to && from <= index)
-        return false;
-    work_ += static_cast<int64_t>(operands.size() + dropIntervals_.size());
-    dropIntervals_.push_back({gapStart, index});
+    // The taken intervals are disjoint, so of those starting at or before
+    // `index` the last ends last: only it can reach back to `gapStart`.
+    auto after = dropIntervals_.upper_bound(index);
+    if (after != dropIntervals_.begin() && std::prev(after)->second >= gapStart)
+      return false;
+    work_ += 1 + static_cast<int64_t>(operands.size());
+    dropIntervals_.emplace_hint(after, gapStart, index);
     droppedOp_[op] = dropStamp_;
     for (ValueId operand : operands) {
       const OpId producer = context_.flat.producer[operand];
@@ -1678,7 +1685,7 @@ private:
   // round that drops it or reads its results; the events each drop holds.
   uint32_t dropStamp_ = 0;
   std::vector<uint32_t> droppedOp_, readByDropped_;
-  std::vector<std::pair<int32_t, int32_t>> dropIntervals_;
+  absl::btree_map<int32_t, int32_t> dropIntervals_; // first -> last event
   // Scratch of `collectChain`: the ops of the chain being collected.
   uint32_t chainGeneration_ = 0;
   std::vector<uint32_t> inChain_;
@@ -1729,10 +1736,11 @@ absl::Status refineWithEffort(const PlanContext &context,
   auto scaled = [effort](int64_t work) { return scaledWork(work, effort); };
   const int64_t baseWork =
       kRefinementWork + kRefinementWorkPerElement * graphSize;
+  const bool moreWork = !exact && graphSize <= kMaxMoreWorkGraphSize;
   const int64_t workLimit =
-      scaled(exact ? std::min(kMaxRefinementWork, baseWork)
-                   : std::min(kMaxLargeRefinementWork,
-                              kLargeRefinementWorkFactor * baseWork));
+      scaled(moreWork ? std::min(kMaxLargeRefinementWork,
+                                 kLargeRefinementWorkFactor * baseWork)
+                      : std::min(kMaxRefinementWork, baseWork));
   const bool estimated = graphSize * kMinRefinementEvaluations <= workLimit;
   if (!exact && !estimated) {
     limited = true;
@@ -1822,7 +1830,8 @@ absl::Status refineWithEffort(const PlanContext &context,
       const int64_t share = d == reorderedStart ? 2 : 1;
       ScheduleSearch search(context, schedule.derivations,
                             (exactScoring ? exactWork : descentWork) / share,
-                            exactScoring, exact ? 1 : kLargeGraphSplitsPerStep);
+                            exactScoring,
+                            moreWork ? kLargeGraphSplitsPerStep : 1);
       if (d == reorderedStart)
         search.enableReordering(scaled(kReorderWork));
       absl::Status status = absl::OkStatus();
