@@ -541,15 +541,14 @@ constexpr int64_t kMaxRefinementWork = 400000000;
 /// a chain for every value live across the peak) costs as much as many
 /// evaluations: each step applies up to this many splits that read and
 /// produce different values (scored on one analysis, kept together only
-/// when they lower the excess at least as much as the best alone), prune
-/// drops independent re-evaluations together, and the refinement gets
+/// when they lower the excess at least as much as the best alone), and
+/// prune drops independent re-evaluations together. On those of at most
+/// kMaxMoreWorkGraphSize ops plus operands the refinement also gets
 /// kLargeRefinementWorkFactor times the work, at most
-/// kMaxLargeRefinementWork; all this on graphs of at most
-/// kMaxMoreWorkGraphSize ops plus operands (on the 1M-op benchmark DAG the
-/// plan then took minutes instead of 10 s; not examined further). Measured on
-/// the generated 10,000-node random layered graph (docs/benchmarks.md): the
-/// lowest peak it reaches went from 0.967 of the save-all peak (0.9 s) to 0.888
-/// (3.7 s).
+/// kMaxLargeRefinementWork (beyond, a plan of the 1M-op benchmark DAG stays
+/// near its 10 s). Measured on the generated 10,000-node random layered
+/// graph (docs/benchmarks.md): the lowest peak it reaches went from 0.967
+/// of the save-all peak (0.9 s) to 0.888 (3.7 s).
 constexpr size_t kLargeGraphSplitsPerStep = 16;
 constexpr int64_t kLargeRefinementWorkFactor = 8;
 constexpr int64_t kMaxLargeRefinementWork = 2400000000;
@@ -1538,6 +1537,10 @@ private:
                                 time[work.events[rhs]];
                        });
       for (int32_t index : removable) {
+        // A round that takes several drops checks every candidate: the
+        // work limit bounds it too.
+        if (splitsPerStep_ > 1 && exhausted())
+          break;
         // Where each result's earlier copy would now be held.
         added.clear();
         int32_t gapStart = index;
