@@ -1463,32 +1463,38 @@ private:
     return true;
   }
 
-  /// Records the values a taken split reads and produces.
-  void claim(const std::vector<OpId> &chain) {
+  /// Calls `visit(value)` for each value `chain` reads or produces until it
+  /// returns true; true if it did.
+  template <typename Visit>
+  bool anyValueOf(const std::vector<OpId> &chain, Visit &&visit) const {
     for (OpId op : chain) {
       const int32_t row = rowOf(op);
       for (int32_t r = readBegin_[row]; r < readBegin_[row + 1]; ++r)
-        claimed_[reads_[r]] = claimGeneration_;
+        if (visit(reads_[r]))
+          return true;
       for (int32_t p = produceBegin_[row]; p < produceBegin_[row + 1]; ++p)
-        claimed_[produces_[p]] = claimGeneration_;
+        if (visit(produces_[p]))
+          return true;
     }
+    return false;
+  }
+
+  /// Records the values a taken split reads and produces.
+  void claim(const std::vector<OpId> &chain) {
     work_ += static_cast<int64_t>(chain.size());
+    anyValueOf(chain, [&](ValueId value) {
+      claimed_[value] = claimGeneration_;
+      return false;
+    });
   }
 
   /// Whether `chain` reads or produces a value a split taken in this step
   /// reads or produces (claim).
   bool claimed(const std::vector<OpId> &chain) {
     work_ += static_cast<int64_t>(chain.size());
-    for (OpId op : chain) {
-      const int32_t row = rowOf(op);
-      for (int32_t r = readBegin_[row]; r < readBegin_[row + 1]; ++r)
-        if (claimed_[reads_[r]] == claimGeneration_)
-          return true;
-      for (int32_t p = produceBegin_[row]; p < produceBegin_[row + 1]; ++p)
-        if (claimed_[produces_[p]] == claimGeneration_)
-          return true;
-    }
-    return false;
+    return anyValueOf(chain, [&](ValueId value) {
+      return claimed_[value] == claimGeneration_;
+    });
   }
 
   /// Drops re-evaluations (most expensive first) whose removal certainly
