@@ -1048,14 +1048,20 @@ finish(const Graph &graph, const Classification &phases,
     evaluateOnceUs += cost;
   // Nothing costs less than every op once: such a schedule is optimal,
   // whatever the search proved.
+  const bool solverProved = result.provenOptimal;
   if (result.totalCostUs <= evaluateOnceUs + tolerance)
     result.provenOptimal = true;
   result.lowerBoundUs = std::min(evaluateOnceUs, result.totalCostUs);
-  if (result.provenOptimal)
+  if (solverProved) {
     result.lowerBoundUs = result.totalCostUs;
-  else if (boundUs && !problem.conservativeViews)
-    result.lowerBoundUs =
-        std::min(std::max(*boundUs, evaluateOnceUs), result.totalCostUs);
+    result.lowerBoundFromSolver = true;
+  } else if (result.provenOptimal) {
+    result.lowerBoundUs = result.totalCostUs;
+  } else if (boundUs && !problem.conservativeViews &&
+             *boundUs > evaluateOnceUs) {
+    result.lowerBoundUs = std::min(*boundUs, result.totalCostUs);
+    result.lowerBoundFromSolver = true;
+  }
   return result;
 }
 

@@ -463,7 +463,9 @@ absl::StatusOr<Plan> planOptimal(const PlanContext &context) {
   if (!solution.ok())
     return solution.status();
   TimeLowerBound bound;
-  bound.kind = TimeLowerBound::Kind::Milp;
+  bound.kind = solution->lowerBoundFromSolver
+                   ? TimeLowerBound::Kind::Milp
+                   : TimeLowerBound::Kind::EvaluateOnce;
   bound.timeUs = solution->lowerBoundUs;
   bound.lpStopped = solution->timedOut && !solution->provenOptimal;
   absl::StatusOr<Plan> plan =

@@ -550,7 +550,8 @@ TEST(OptimalTest, AnIncumbentOutsideTheClassThatIsCheaperIsThePlan) {
                    budgetPlan.simulation.totalTimeUs);
   EXPECT_LE(plan.simulation.peakBytes, 14);
   ASSERT_TRUE(plan.lowerBound.has_value());
-  EXPECT_EQ(plan.lowerBound->kind, TimeLowerBound::Kind::Milp);
+  // Labelled as what it is: the MILP bounds its class only.
+  EXPECT_EQ(plan.lowerBound->kind, TimeLowerBound::Kind::EvaluateOnce);
   EXPECT_LT(plan.lowerBound->timeUs, plan.simulation.totalTimeUs);
   EXPECT_FALSE(plan.lowerBound->lpStopped);
 }

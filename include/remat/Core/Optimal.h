@@ -86,6 +86,11 @@ struct OptimalSolution {
   /// CBC's bound where the MILP's memory is the simulator's (no
   /// conservatively charged views); at least one evaluation of every op.
   double lowerBoundUs = 0;
+  /// Whether lowerBoundUs is the solver's (its proof or CBC's bound) rather
+  /// than every op evaluated once: the latter for a schedule outside the
+  /// MILP's class (a `budget` incumbent with a derivation), about which the
+  /// MILP proves nothing.
+  bool lowerBoundFromSolver = false;
   /// The time limit struck before the search ended (acceptSuboptimal); the
   /// schedule may still be proven optimal (one evaluation of every op).
   bool timedOut = false;
