@@ -26,6 +26,17 @@ if [[ ! -x $llvm/bin/clang++ ]]; then
   echo "fuzz.sh: $llvm/bin/clang++ not found; install clang-22 (scripts/setup.sh lists it)" >&2
   exit 1
 fi
+# libFuzzer and the sanitizers' runtimes and headers (<sanitizer/...>) are
+# not part of clang-22: without this package the first compile fails.
+if ! dpkg-query -W -f='${Status}' libclang-rt-22-dev 2>/dev/null |
+    grep -q "install ok installed"; then
+  echo "fuzz.sh: installing libclang-rt-22-dev (libFuzzer, sanitizer runtimes)"
+  sudo=""
+  if [[ $(id -u) -ne 0 ]]; then sudo=sudo; fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+    --no-install-recommends libclang-rt-22-dev >/dev/null
+fi
 
 # Werror stays off here: clang 22 warns about MLIR's generated code (unused
 # parameters) that g++, the compiler the project gates on, accepts.
