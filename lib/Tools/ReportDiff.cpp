@@ -62,6 +62,10 @@ StringRef toString(ChangeKind kind) {
     return "target";
   case ChangeKind::InputReadBy:
     return "input-read-by";
+  case ChangeKind::TotalPeakMemory:
+    return "total-peak-memory";
+  case ChangeKind::Setting:
+    return "setting";
   }
   return "?";
 }
@@ -69,7 +73,7 @@ StringRef toString(ChangeKind kind) {
 namespace {
 
 std::optional<ChangeKind> parseChangeKind(StringRef text) {
-  for (int kind = 0; kind <= static_cast<int>(ChangeKind::InputReadBy); ++kind)
+  for (int kind = 0; kind <= static_cast<int>(ChangeKind::Setting); ++kind)
     if (toString(static_cast<ChangeKind>(kind)) == text)
       return static_cast<ChangeKind>(kind);
   return std::nullopt;
@@ -122,7 +126,7 @@ llvm::Expected<AllowList> parseAllowList(StringRef text, StringRef fileName) {
                   "'; expected one of function-removed, function-added, "
                   "value-removed, value-added, shape, decision, peak-memory, "
                   "recompute-time, saved-bytes, recompute-flops, strategy, "
-                  "target, input-read-by");
+                  "target, input-read-by, total-peak-memory, setting");
     if (fields.size() < 2 || fields.size() > 4)
       return fail("expected '<change> <function> [<value> "
                   "[<from>-><to>]]', got " +
@@ -168,6 +172,16 @@ size_t DiffResult::numAllowedRegressions() const {
 
 namespace {
 
+std::string numberText(double value) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (value == std::floor(value) && std::fabs(value) < 1e18)
+    os << static_cast<int64_t>(value);
+  else
+    os << llvm::format("%.6g", value);
+  return text;
+}
+
 struct ValueFacts {
   std::string name, op, dtype, decision, computeClass;
   /// For arguments: "backward", "recomputation" or "none" (empty in reports
@@ -181,10 +195,33 @@ struct ValueFacts {
   bool isArgument() const { return op == "argument" || decision == "input"; }
 };
 
+/// The report fields that record how a plan was asked for (or what the
+/// planner had to relax): a change there explains the decision changes.
+constexpr const char *kSettingFields[] = {
+    "policy",
+    "budget_bytes",
+    "budget_total_bytes",
+    "exchange_rate_bytes_per_us",
+    "budget_search_effort",
+    "allow_inexact_derivation",
+    "preferences_dropped",
+    "bans_lifted",
+};
+
 struct FunctionFacts {
   std::string name, strategy, target;
   double peakMemory = 0, savedBytes = 0, recomputeFlops = 0,
          recomputeTimeUs = 0;
+  /// Absent in reports written before it existed.
+  std::optional<double> totalPeak;
+  /// kSettingFields present in the report, as text ("none" for null).
+  std::vector<std::pair<std::string, std::string>> settings;
+  const std::string *setting(StringRef field) const {
+    for (const auto &[name, text] : settings)
+      if (name == field)
+        return &text;
+    return nullptr;
+  }
   std::vector<ValueFacts> values;
   const ValueFacts *find(StringRef name) const {
     for (const ValueFacts &value : values)
@@ -245,6 +282,31 @@ private:
         return error(where(field) + " is missing or not a number");
       *slot = *number;
     }
+    if (const llvm::json::Value *total = object->get("total_peak_bytes");
+        total && total->kind() != llvm::json::Value::Null) {
+      std::optional<double> number = total->getAsNumber();
+      if (!number)
+        return error(where("total_peak_bytes") + " is not a number");
+      facts.totalPeak = *number;
+    }
+    for (const char *field : kSettingFields) {
+      const llvm::json::Value *setting = object->get(field);
+      if (!setting)
+        continue;
+      std::string text;
+      if (setting->kind() == llvm::json::Value::Null)
+        text = "none";
+      else if (std::optional<bool> flag = setting->getAsBoolean())
+        text = *flag ? "true" : "false";
+      else if (std::optional<double> number = setting->getAsNumber())
+        text = numberText(*number);
+      else if (std::optional<StringRef> string = setting->getAsString())
+        text = string->str();
+      else
+        return error(where(field) +
+                     " is not a string, number, boolean or null");
+      facts.settings.emplace_back(field, std::move(text));
+    }
     const llvm::json::Array *values = object->getArray("values");
     if (!values)
       return error(where("values") + " is missing or not an array");
@@ -287,16 +349,6 @@ std::string shapeText(const ValueFacts &value) {
   for (int64_t dim : value.shape)
     text += std::to_string(dim) + "x";
   return text + value.dtype;
-}
-
-std::string numberText(double value) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (value == std::floor(value) && std::fabs(value) < 1e18)
-    os << static_cast<int64_t>(value);
-  else
-    os << llvm::format("%.6g", value);
-  return text;
 }
 
 /// Relative increase in percent; +inf when growing from zero.
@@ -346,27 +398,28 @@ void compareFunction(const FunctionFacts &before, const FunctionFacts &after,
     add(ChangeKind::Strategy, "", before.strategy, after.strategy, false, "");
   if (before.target != after.target)
     add(ChangeKind::Target, "", before.target, after.target, false, "");
-  if (before.peakMemory != after.peakMemory) {
-    double percent = increasePercent(before.peakMemory, after.peakMemory);
-    bool regression = percent > thresholds.maxMemoryIncreasePercent;
-    add(ChangeKind::PeakMemory, "", numberText(before.peakMemory),
-        numberText(after.peakMemory), regression,
-        percent > 0
-            ? percentText(percent) + (regression ? " > " : " <= ") +
-                  numberText(thresholds.maxMemoryIncreasePercent) + "% allowed"
-            : "decreased");
-  }
-  if (before.recomputeTimeUs != after.recomputeTimeUs) {
-    double percent =
-        increasePercent(before.recomputeTimeUs, after.recomputeTimeUs);
-    bool regression = percent > thresholds.maxRecomputeIncreasePercent;
-    add(ChangeKind::RecomputeTime, "", numberText(before.recomputeTimeUs),
-        numberText(after.recomputeTimeUs), regression,
+  for (const auto &[field, text] : before.settings)
+    if (const std::string *now = after.setting(field); now && *now != text)
+      add(ChangeKind::Setting, field, text, *now, false,
+          "planned differently: the changes below may follow from it");
+  // Growth within its threshold (in percent) is not a regression.
+  auto judge = [&](ChangeKind kind, double from, double to, double limit) {
+    if (from == to)
+      return;
+    double percent = increasePercent(from, to);
+    bool regression = percent > limit;
+    add(kind, "", numberText(from), numberText(to), regression,
         percent > 0 ? percentText(percent) + (regression ? " > " : " <= ") +
-                          numberText(thresholds.maxRecomputeIncreasePercent) +
-                          "% allowed"
+                          numberText(limit) + "% allowed"
                     : "decreased");
-  }
+  };
+  judge(ChangeKind::PeakMemory, before.peakMemory, after.peakMemory,
+        thresholds.maxMemoryIncreasePercent);
+  if (before.totalPeak && after.totalPeak)
+    judge(ChangeKind::TotalPeakMemory, *before.totalPeak, *after.totalPeak,
+          thresholds.maxMemoryIncreasePercent);
+  judge(ChangeKind::RecomputeTime, before.recomputeTimeUs,
+        after.recomputeTimeUs, thresholds.maxRecomputeIncreasePercent);
   if (before.savedBytes != after.savedBytes)
     add(ChangeKind::SavedBytes, "", numberText(before.savedBytes),
         numberText(after.savedBytes), false, "");

@@ -20,7 +20,8 @@
 namespace remat {
 
 struct DiffThresholds {
-  /// Largest accepted relative increase of peak_memory_bytes, in percent.
+  /// Largest accepted relative increase of peak_memory_bytes (and of
+  /// total_peak_bytes), in percent.
   double maxMemoryIncreasePercent = 2.0;
   /// Largest accepted relative increase of predicted_recompute_time_us.
   double maxRecomputeIncreasePercent = 1.0;
@@ -42,7 +43,9 @@ enum class ChangeKind {
   RecomputeFlops,
   Strategy,
   Target,
-  InputReadBy, // which part of backward reads an argument: information
+  InputReadBy,     // which part of backward reads an argument: information
+  TotalPeakMemory, // with inputs, parameters, tangents: as peak-memory
+  Setting,         // a planner setting (policy, budget, ...): information
 };
 /// The spelling used in the table and in allow files, e.g. "peak-memory".
 llvm::StringRef toString(ChangeKind kind);
