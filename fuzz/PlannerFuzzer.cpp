@@ -15,8 +15,8 @@
 //     under min-cut without a name policy, a `prefer_save` or
 //     `no_auto_recompute` op (not `prefer_recompute`) runs once and none of
 //     its values is recomputed, and a `prefer_recompute` value backward
-//     reads is never saved or derived (unless a hard save wins or it is a
-//     function result);
+//     reads is never saved (unless a hard save wins or it is a function
+//     result; a derivation satisfies its "do not save", docs/Planner.md);
 //   - derivation: an inexact derivation only when allowed, flagged in the
 //     plan, and never of or from a bf16/f16 value;
 //   - determinism: planning again prints the same plan, byte for byte;
@@ -290,17 +290,19 @@ void checkRunnable(const Graph &graph, const Plan &plan) {
            graph, &plan);
 }
 
-/// Fails if a value of `op` that is not a function result is saved or
-/// derived. A function result is live to the end anyway: holding it is free,
-/// so the planner keeps it rather than replay it (docs/Planner.md).
+/// Fails if a value of `op` that is not a function result is saved, or
+/// derived unless `derivable`. A function result is live to the end anyway:
+/// holding it is free, so the planner keeps it rather than replay it
+/// (docs/Planner.md).
 void failIfKept(const Graph &graph, const Plan &plan, const GraphOp &op,
-                const std::string &tag, const std::string &context) {
+                const std::string &tag, const std::string &context,
+                bool derivable) {
   for (ValueId result : op.results) {
     if (graph.value(result).outputRole != OutputRole::None)
       continue;
     const ValueDecision *decision = plan.find(result);
     if (decision && (decision->decision == Decision::Save ||
-                     decision->decision == Decision::Derive))
+                     (decision->decision == Decision::Derive && !derivable)))
       fail(tag + " value %" + std::to_string(result) + " is " +
                std::string(toString(decision->decision)) + context,
            graph, &plan);
@@ -323,7 +325,8 @@ bool isSixteenBitFloat(DType type) {
 ///   - prefer_recompute forces recomputation like must_recompute unless a
 ///     hard save wins (never_recompute, or a random op that no RNG state
 ///     input reaches): such a value backward reads, not a function result,
-///     is never saved or derived.
+///     is never saved. Unlike must_recompute, which asks for the replay
+///     itself, it may be derived: a derivation does not save it either.
 void checkPreferences(const Graph &graph, const PlanOptions &options,
                       const Plan &plan) {
   if (options.strategy != Strategy::MinCut ||
@@ -373,7 +376,8 @@ void checkPreferences(const Graph &graph, const PlanOptions &options,
     if (!op.tags.preferRecompute || op.tags.neverRecompute ||
         (random && !readsRng))
       continue;
-    failIfKept(graph, plan, op, "prefer_recompute", " under min-cut");
+    failIfKept(graph, plan, op, "prefer_recompute", " under min-cut",
+               /*derivable=*/true);
   }
 }
 
@@ -458,7 +462,7 @@ void checkPlan(const Graph &graph, const PlanOptions &options,
            graph, &plan);
     if (!op.tags.mustRecompute)
       continue;
-    failIfKept(graph, plan, op, "must_recompute", "");
+    failIfKept(graph, plan, op, "must_recompute", "", /*derivable=*/false);
   }
 
   checkPreferences(graph, options, plan);
