@@ -735,6 +735,53 @@ TEST(BudgetSearch, LargeGraphPlansAreValidAndDeterministic) {
   EXPECT_EQ(again->schedule.steps, plan->schedule.steps);
 }
 
+// The same paths on a layered graph like the random layered graphs of the
+// literature (150 layers of 30 ops, each reading 4 of the previous layer's
+// values), whose values have several readers each, so splits share values
+// (fewer are taken together) and prune's drops overlap. No backward phase:
+// the order search and the annealing run too. At two budgets (0.8 is below
+// the lowest peak this effort finds), each plan is
+// re-simulated and planned again.
+TEST(BudgetSearch, LayeredLargeGraphPlansAreValidAndDeterministic) {
+  std::mt19937_64 random(11);
+  test::GraphBuilder builder(DType::F32);
+  std::vector<ValueId> layer = {builder.input("x", {64})};
+  for (int depth = 0; depth < 150; ++depth) {
+    std::vector<ValueId> next;
+    for (int i = 0; i < 30; ++i) {
+      std::vector<ValueId> operands = layer;
+      std::shuffle(operands.begin(), operands.end(), random);
+      operands.resize(std::min<size_t>(4, operands.size()));
+      const int64_t elements = 16 * (1 + static_cast<int64_t>(random() % 16));
+      next.push_back(builder.op(
+          "n" + std::to_string(depth) + "_" + std::to_string(i), "add",
+          ComputeClass::Pointwise, operands, builder.type({elements})));
+    }
+    layer = std::move(next);
+  }
+  builder.graph().markOutput(builder.op("sink", "add", ComputeClass::Pointwise,
+                                        layer, builder.type({16})),
+                             OutputRole::Output);
+  Graph graph = builder.take();
+  size_t size = graph.numOps();
+  for (const GraphOp &op : graph.ops())
+    size += op.operands.size();
+  ASSERT_GT(size, 20000u);
+  const int64_t peak = noRecomputePeak(graph);
+  for (double fraction : {0.95, 0.9}) {
+    PlanOptions options = budgetOptions(
+        static_cast<int64_t>(fraction * static_cast<double>(peak)));
+    options.budgetSearchEffort = 0.25;
+    absl::StatusOr<Plan> plan = planRematerialization(graph, options);
+    ASSERT_TRUE(plan.ok()) << "at " << fraction << ": " << plan.status();
+    expectValidPlan(graph, *plan);
+    EXPECT_GT(plan->simulation.numRecomputedEvaluations, 0) << fraction;
+    absl::StatusOr<Plan> again = planRematerialization(graph, options);
+    ASSERT_TRUE(again.ok()) << again.status();
+    EXPECT_EQ(again->schedule.steps, plan->schedule.steps) << fraction;
+  }
+}
+
 } // namespace
 } // namespace remat
 
