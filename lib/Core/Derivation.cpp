@@ -516,7 +516,7 @@ private:
         if (std::find(option.saves.begin(), option.saves.end(), saved) ==
             option.saves.end())
           option.saves.push_back(saved);
-      option.saveBytes += derived->saveBytes;
+      option.saveBytes = saturatingAdd(option.saveBytes, derived->saveBytes);
       option.timeUs += derived->timeUs;
       option.exact &= derived->exact;
       DerivationChoice feeder;
@@ -529,7 +529,7 @@ private:
     if (!saveCost)
       return false;
     option.saves.push_back(source);
-    option.saveBytes += *saveCost;
+    option.saveBytes = saturatingAdd(option.saveBytes, *saveCost);
     return true;
   }
 

@@ -20,9 +20,18 @@
 #include "absl/types/span.h"
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace remat::detail {
+
+/// a + b for byte counts (both >= 0), saturating at INT64_MAX as tensor
+/// sizes do (TensorType::bytes).
+inline int64_t saturatingAdd(int64_t a, int64_t b) {
+  return a > std::numeric_limits<int64_t>::max() - b
+             ? std::numeric_limits<int64_t>::max()
+             : a + b;
+}
 
 struct FlatGraph {
   /// Op bit flags (`opFlags`).

@@ -39,12 +39,6 @@ std::string describeValueName(const Graph &graph, ValueId value) {
   return absl::StrCat("value ", value);
 }
 
-int64_t saturatingAdd(int64_t a, int64_t b) {
-  if (a > std::numeric_limits<int64_t>::max() - b)
-    return std::numeric_limits<int64_t>::max();
-  return a + b;
-}
-
 } // namespace
 
 size_t backwardBoundary(const Schedule &schedule,
@@ -204,13 +198,14 @@ absl::Status simulateEvents(const Graph &graph, const FlatGraph &flat,
     int64_t bytes = tables.valueBytes[id];
     switch (static_cast<InputRole>(flat.inputRole[id])) {
     case InputRole::Input:
-      result.inputBytes = saturatingAdd(result.inputBytes, bytes);
+      result.inputBytes = detail::saturatingAdd(result.inputBytes, bytes);
       break;
     case InputRole::Parameter:
-      result.parameterBytes = saturatingAdd(result.parameterBytes, bytes);
+      result.parameterBytes =
+          detail::saturatingAdd(result.parameterBytes, bytes);
       break;
     case InputRole::Tangent:
-      result.tangentBytes = saturatingAdd(result.tangentBytes, bytes);
+      result.tangentBytes = detail::saturatingAdd(result.tangentBytes, bytes);
       break;
     case InputRole::RngState:
       break;
@@ -234,9 +229,9 @@ absl::Status simulateEvents(const Graph &graph, const FlatGraph &flat,
         flat.inputRole[value] == static_cast<int8_t>(InputRole::Input)) {
       open.lastRead = 0;
       result.savedBytes =
-          saturatingAdd(result.savedBytes, tables.valueBytes[value]);
-      result.savedInputBytes =
-          saturatingAdd(result.savedInputBytes, tables.valueBytes[value]);
+          detail::saturatingAdd(result.savedBytes, tables.valueBytes[value]);
+      result.savedInputBytes = detail::saturatingAdd(result.savedInputBytes,
+                                                     tables.valueBytes[value]);
     }
   };
   // A read at `event` of a view sharing `storage`'s instance produced at
@@ -269,7 +264,7 @@ absl::Status simulateEvents(const Graph &graph, const FlatGraph &flat,
     if (countsAsRead && producedAt < boundaryEvent &&
         closed->second < boundaryEvent && event >= boundaryEvent &&
         flat.outputRole[storage] == OutputRole::None)
-      result.savedBytes = saturatingAdd(result.savedBytes, bytes);
+      result.savedBytes = detail::saturatingAdd(result.savedBytes, bytes);
     closed->second = static_cast<int32_t>(event);
   };
 
@@ -309,7 +304,7 @@ absl::Status simulateEvents(const Graph &graph, const FlatGraph &flat,
     // Storage a function result shares is not saved either (viewed == 2).
     if (open.producedAt < boundaryEvent && open.lastRead >= boundaryEvent &&
         flat.outputRole[value] == OutputRole::None && viewed[value] != 2)
-      result.savedBytes = saturatingAdd(result.savedBytes, bytes);
+      result.savedBytes = detail::saturatingAdd(result.savedBytes, bytes);
     if (viewed[value] && !holdToEnd)
       closedShared[{value, open.producedAt}] = static_cast<int32_t>(lastRead);
   };
