@@ -27,15 +27,8 @@ doc=$root/docs/benchmarks.md
 python=/usr/bin/python3 # Debian's interpreter: it sees python3-matplotlib
 
 # The plot needs matplotlib from Debian (only here, not in the test setup).
-if ! dpkg-query -W -f='${Status}' python3-matplotlib 2>/dev/null |
-    grep -q "install ok installed"; then
-  echo "bench: installing python3-matplotlib"
-  sudo=""
-  if [[ $(id -u) -ne 0 ]]; then sudo=sudo; fi
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
-    --no-install-recommends python3-matplotlib >/dev/null
-fi
+source "$root/scripts/ensure-packages.sh"
+ensure_packages bench python3-matplotlib
 
 if [[ ! -f $build/build.ninja ]]; then
   cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \

@@ -28,15 +28,8 @@ if [[ ! -x $llvm/bin/clang++ ]]; then
 fi
 # libFuzzer and the sanitizers' runtimes and headers (<sanitizer/...>) are
 # not part of clang-22: without this package the first compile fails.
-if ! dpkg-query -W -f='${Status}' libclang-rt-22-dev 2>/dev/null |
-    grep -q "install ok installed"; then
-  echo "fuzz.sh: installing libclang-rt-22-dev (libFuzzer, sanitizer runtimes)"
-  sudo=""
-  if [[ $(id -u) -ne 0 ]]; then sudo=sudo; fi
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
-    --no-install-recommends libclang-rt-22-dev >/dev/null
-fi
+source "$root/scripts/ensure-packages.sh"
+ensure_packages fuzz.sh libclang-rt-22-dev
 
 # Werror stays off here: clang 22 warns about MLIR's generated code (unused
 # parameters) that g++, the compiler the project gates on, accepts.

@@ -24,22 +24,8 @@ packages=(
   python3-torch python3-torchvision python3-networkx
 )
 
-missing=()
-for package in "${packages[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null |
-      grep -q "install ok installed"; then
-    missing+=("$package")
-  fi
-done
-
-if ((${#missing[@]})); then
-  echo "setup: installing ${missing[*]}"
-  sudo=""
-  if [[ $(id -u) -ne 0 ]]; then sudo=sudo; fi
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
-    --no-install-recommends "${missing[@]}" >/dev/null
-fi
+source "$root/scripts/ensure-packages.sh"
+ensure_packages setup "${packages[@]}"
 
 # PyTorch 2.x (beside Debian's 1.13), JAX and Flax: a virtual environment
 # made from Debian's interpreter (the extension is built for it, and both
