@@ -34,6 +34,14 @@ int64_t noRecomputePeak(const Graph &graph) {
   return simulation.ok() ? simulation->peakBytes : 0;
 }
 
+/// The size the budget search's large-graph paths are chosen by.
+size_t opsPlusOperands(const Graph &graph) {
+  size_t size = graph.numOps();
+  for (const GraphOp &op : graph.ops())
+    size += op.operands.size();
+  return size;
+}
+
 PlanOptions budgetOptions(int64_t bytes) {
   PlanOptions options = test::optionsFor(Strategy::Budget);
   options.budget = MemoryBudget{MemoryBudget::Kind::Bytes, bytes, 0};
@@ -718,10 +726,7 @@ TEST(BudgetSearch, LargeGraphPlansAreValidAndDeterministic) {
   }
   builder.graph().markOutput(values.back(), OutputRole::Output);
   Graph graph = builder.take();
-  size_t size = graph.numOps();
-  for (const GraphOp &op : graph.ops())
-    size += op.operands.size();
-  ASSERT_GT(size, 20000u);
+  ASSERT_GT(opsPlusOperands(graph), 20000u); // the large-graph paths
   const int64_t peak = noRecomputePeak(graph);
   PlanOptions options =
       budgetOptions(static_cast<int64_t>(0.8 * static_cast<double>(peak)));
@@ -763,10 +768,7 @@ TEST(BudgetSearch, LayeredLargeGraphPlansAreValidAndDeterministic) {
                                         layer, builder.type({16})),
                              OutputRole::Output);
   Graph graph = builder.take();
-  size_t size = graph.numOps();
-  for (const GraphOp &op : graph.ops())
-    size += op.operands.size();
-  ASSERT_GT(size, 20000u);
+  ASSERT_GT(opsPlusOperands(graph), 20000u); // the large-graph paths
   const int64_t peak = noRecomputePeak(graph);
   for (double fraction : {0.95, 0.9}) {
     PlanOptions options = budgetOptions(
