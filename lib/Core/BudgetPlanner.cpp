@@ -567,6 +567,16 @@ constexpr double kBudgetGrid = 0.0025;
 /// Every this many grid levels (1% of the save-all peak), the level also
 /// gets a schedule lowered to it directly.
 constexpr int64_t kAimEvery = 4;
+/// Grid levels one drop of the peak visits at most: a drop is at most the
+/// save-all peak, 1 / kBudgetGrid levels, in the simulator's accounting. But
+/// the search counts a view's own bytes where the simulator counts its
+/// base's storage once, so with a saturated (INT64_MAX-byte) view its peaks
+/// passed the save-all peak by far and one drop spanned billions of levels:
+/// a 4-op graph took minutes and ran out of memory recording candidates
+/// (found by the planner fuzzer).
+constexpr int64_t kMaxGridLevelsPerDrop = 400;
+static_assert(kMaxGridLevelsPerDrop * kBudgetGrid >= 0.999,
+              "a drop within the save-all peak must visit all its levels");
 /// How deep a split may replay its producer's operands' producers.
 constexpr int kMaxChainDepth = 24;
 /// How many ops one split may replay: bounds the cost of collecting and
@@ -806,8 +816,9 @@ private:
       // and, on a coarser grid, the previous schedule lowered to the level
       // by splits scored against the level itself.
       absl::int128 gridLevel = (recorded - 1) / gridStep * gridStep;
-      for (; gridLevel > analysis.peak && !exhausted();
-           gridLevel -= gridStep) {
+      for (int64_t levels = 0; gridLevel > analysis.peak && !exhausted() &&
+                               levels < kMaxGridLevelsPerDrop;
+           gridLevel -= gridStep, ++levels) {
         WorkSchedule relaxed = current;
         Analysis relaxedAnalysis = analysis;
         prune(relaxed, gridLevel, relaxedAnalysis);
