@@ -363,22 +363,30 @@ private:
   // The derivations of a value
   //===--------------------------------------------------------------------===//
 
-  bool candidate(ValueId value, bool replaceSaves) const {
+  /// Whether the user's tags and policy let `value` be derived at all: not
+  /// a function result, no hard save, bytes to spare. A policy's or a
+  /// preference's "recompute" means "do not save": a derivation satisfies
+  /// it. must_recompute asks for the replay itself; a policy's "save" is
+  /// kept. The same for a value derived to feed another (a chain).
+  bool derivable(ValueId value) const {
     if (constraints_.isOutput[value] ||
         constraints_.hardSave[value] != HardSave::None || bytes_[value] == 0)
       return false;
-    // A policy's or a preference's "recompute" means "do not save": a
-    // derivation satisfies it. must_recompute asks for the replay itself;
-    // a policy's "save" is kept.
     switch (constraints_.user[value]) {
     case UserChoice::None:
     case UserChoice::PolicyRecompute:
     case UserChoice::PreferRecompute:
-      break;
+      return true;
     case UserChoice::MustRecompute:
     case UserChoice::PolicySave:
       return false;
     }
+    return false;
+  }
+
+  bool candidate(ValueId value, bool replaceSaves) const {
+    if (!derivable(value))
+      return false;
     if (keep_[value])
       return replaceSaves && constraints_.needed[value];
     return demand_[value] > 0;
@@ -498,8 +506,7 @@ private:
       saveCost = saveBytes(source);
     std::optional<Option> derived;
     if (depth < kMaxChainDepth && constraints_.isForward[source] &&
-        !pinned_[source] && !constraints_.isOutput[source] &&
-        constraints_.hardSave[source] == HardSave::None) {
+        !pinned_[source] && derivable(source)) {
       stack.push_back(source);
       std::vector<Option> options = optionsFor(source, depth + 1, stack);
       stack.pop_back();
