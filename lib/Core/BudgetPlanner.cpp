@@ -693,11 +693,36 @@ public:
     derived_.assign(numValues, 0);
     for (const DerivationStep &step : derivations_)
       derived_[step.value] = 1;
+    // Storage counts once, as in the simulator: a view (not re-created by
+    // a derivation) adds no bytes, a read of it also reads the storage it
+    // shares (keeping it live), and a view that is a function result holds
+    // that storage to the end. (The simulator also follows a view of an
+    // older instance of a storage evaluated again; here the read binds to
+    // the latest instance, and the candidates are re-simulated anyway.)
+    const FlatGraph &flat = context_.flat;
+    bytes_ = context_.tables.valueBytes;
+    auto sharedStorage = [&](ValueId value) {
+      const ValueId storage = flat.storageOf(value);
+      return storage != value && !derived_[value] &&
+                     graph_.value(storage).producer != kNoId
+                 ? storage
+                 : kNoId;
+    };
+    std::vector<uint8_t> isOutput(numValues, 0);
     for (size_t id = 0; id < numValues; ++id) {
-      const GraphValue &value = graph_.value(static_cast<ValueId>(id));
-      if (value.outputRole != OutputRole::None && !value.inputRole)
-        outputs_.push_back(static_cast<ValueId>(id));
+      const ValueId value = static_cast<ValueId>(id);
+      if (flat.storageOf(value) != value && !derived_[value])
+        bytes_[id] = 0;
+      const GraphValue &graphValue = graph_.value(value);
+      if (graphValue.outputRole == OutputRole::None || graphValue.inputRole)
+        continue;
+      isOutput[id] = 1;
+      if (const ValueId storage = sharedStorage(value); storage != kNoId)
+        isOutput[storage] = 1;
     }
+    for (size_t id = 0; id < numValues; ++id)
+      if (isOutput[id])
+        outputs_.push_back(static_cast<ValueId>(id));
     ReevaluationRules rules = reevaluationRules(context_, derived_);
     splittable_ = std::move(rules.mayAdd);
     prunable_ = std::move(rules.mayDrop);
@@ -709,11 +734,21 @@ public:
     produceBegin_.reserve(numRows + 1);
     auto addRow = [&](const std::vector<ValueId> &reads,
                       const std::vector<ValueId> &produces) {
-      readBegin_.push_back(static_cast<int32_t>(reads_.size()));
+      const size_t rowBegin = reads_.size();
+      readBegin_.push_back(static_cast<int32_t>(rowBegin));
       produceBegin_.push_back(static_cast<int32_t>(produces_.size()));
-      for (ValueId value : reads)
-        if (graph_.value(value).producer != kNoId)
+      auto addRead = [&](ValueId value) {
+        if (std::find(reads_.begin() + rowBegin, reads_.end(), value) ==
+            reads_.end())
           reads_.push_back(value);
+      };
+      for (ValueId value : reads) {
+        if (graph_.value(value).producer == kNoId)
+          continue;
+        addRead(value);
+        if (const ValueId storage = sharedStorage(value); storage != kNoId)
+          addRead(storage);
+      }
       produces_.insert(produces_.end(), produces.begin(), produces.end());
     };
     for (const GraphOp &op : graph_.ops())
@@ -982,7 +1017,7 @@ private:
     // Live bytes are summed in 64 bits while all bytes produced fit in 64
     // bits (then no partial sum overflows), which is every real graph; else
     // in 128 bits, as the simulator does.
-    const std::vector<int64_t> &valueBytes = context_.tables.valueBytes;
+    const std::vector<int64_t> &valueBytes = bytes_;
     const bool withWorkspace = !context_.flat.workspaceBytes.empty();
     int64_t produced = 0;
     bool fits = true;
@@ -1055,7 +1090,7 @@ private:
     Analysis result;
     int32_t *openAt = openAt_.data();
     int32_t *openLast = openLast_.data();
-    const int64_t *valueBytes = context_.tables.valueBytes.data();
+    const int64_t *valueBytes = bytes_.data();
     const int32_t numEvents = static_cast<int32_t>(events.size());
     delta64_.assign(static_cast<size_t>(numEvents) + 1, 0);
     int64_t *delta = delta64_.data();
@@ -1183,7 +1218,7 @@ private:
   std::optional<absl::int128> splitChanges(const Analysis &analysis,
                                            const std::vector<OpId> &chain,
                                            int32_t position, bool &regular) {
-    const std::vector<int64_t> &bytes = context_.tables.valueBytes;
+    const std::vector<int64_t> &bytes = bytes_;
     changes_.clear();
     chainResults_.clear();
     regular = true;
@@ -1280,7 +1315,7 @@ private:
   /// reads); each operand held for the chain, up to its last use in the
   /// chain with `operandsToLastUse`, else over the whole chain.
   void chainLive(size_t length, absl::int128 across, bool operandsToLastUse) {
-    const std::vector<int64_t> &bytes = context_.tables.valueBytes;
+    const std::vector<int64_t> &bytes = bytes_;
     chainLive_.assign(length + 1, 0);
     chainLive_[0] = across;
     for (const Change &change : changes_)
@@ -1609,8 +1644,7 @@ private:
           }
           const Instance &earlier = analysis.instances[dropped.previous];
           gapStart = std::min(gapStart, earlier.lastRead + 1);
-          added.push_back({earlier.lastRead + 1,
-                           context_.tables.valueBytes[dropped.value]});
+          added.push_back({earlier.lastRead + 1, bytes_[dropped.value]});
         }
         if (!possible)
           continue;
@@ -1696,6 +1730,8 @@ private:
   int64_t reorderWork_ = 0;
   WorkSchedule lowest_; // the lowest-peak schedule a descent recorded
   std::vector<uint8_t> derived_;
+  // Bytes per value as the search counts them: none for a view.
+  std::vector<int64_t> bytes_;
   std::vector<uint8_t> splittable_, prunable_;
   std::vector<ValueId> outputs_;
   std::vector<int32_t> readBegin_, produceBegin_;
