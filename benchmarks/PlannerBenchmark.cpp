@@ -132,12 +132,15 @@ void planBenchmark(benchmark::State &state, const GraphSpec &spec,
   malloc_trim(0);
   resetPeakRss();
   const double coldStart = cpuSeconds();
+  double planPeak = 0, recomputeUs = 0;
   {
     absl::StatusOr<Plan> plan = planRematerialization(graph, options);
     if (!plan.ok()) {
       state.SkipWithError(std::string(plan.status().message()).c_str());
       return;
     }
+    planPeak = static_cast<double>(plan->simulation.peakBytes);
+    recomputeUs = plan->simulation.recomputeTimeUs;
   }
   const double coldSeconds = cpuSeconds() - coldStart;
   for (auto _ : state) {
@@ -156,6 +159,10 @@ void planBenchmark(benchmark::State &state, const GraphSpec &spec,
       benchmark::Counter(ops, benchmark::Counter::kIsIterationInvariantRate |
                                   benchmark::Counter::kInvert);
   state.counters["cold_s/node"] = coldSeconds / ops;
+  // What was planned, so that a speed change can be told from a plan change.
+  state.counters["plan_peak"] = benchmark::Counter(
+      planPeak, benchmark::Counter::kDefaults, benchmark::Counter::kIs1024);
+  state.counters["recompute_us"] = recomputeUs;
   state.counters["peak_rss"] =
       benchmark::Counter(peakRssBytes(), benchmark::Counter::kDefaults,
                          benchmark::Counter::kIs1024);
