@@ -568,11 +568,11 @@ constexpr double kBudgetGrid = 0.0025;
 /// gets a schedule lowered to it directly.
 constexpr int64_t kAimEvery = 4;
 /// Grid levels one drop of the peak visits at most: a drop is at most the
-/// save-all peak, 1 / kBudgetGrid levels, in the simulator's accounting. But
-/// the search counts a view's own bytes where the simulator counts its
-/// base's storage once, so with a saturated (INT64_MAX-byte) view its peaks
-/// passed the save-all peak by far and one drop spanned billions of levels:
-/// a 4-op graph took minutes and ran out of memory recording candidates
+/// save-all peak, 1 / kBudgetGrid levels, in the simulator's accounting.
+/// Where the search's accounting parts from the simulator's, its peaks can
+/// pass the save-all peak: when it still counted a view's own bytes, a
+/// saturated (INT64_MAX-byte) view made one drop span billions of levels,
+/// and a 4-op graph took minutes and ran out of memory recording candidates
 /// (found by the planner fuzzer).
 constexpr int64_t kMaxGridLevelsPerDrop = 400;
 static_assert(kMaxGridLevelsPerDrop * kBudgetGrid >= 0.999,
