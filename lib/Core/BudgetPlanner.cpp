@@ -574,9 +574,8 @@ constexpr int64_t kAimEvery = 4;
 /// saturated (INT64_MAX-byte) view made one drop span billions of levels,
 /// and a 4-op graph took minutes and ran out of memory recording candidates
 /// (found by the planner fuzzer).
-constexpr int64_t kMaxGridLevelsPerDrop = 400;
-static_assert(kMaxGridLevelsPerDrop * kBudgetGrid >= 0.999,
-              "a drop within the save-all peak must visit all its levels");
+constexpr int64_t kMaxGridLevelsPerDrop =
+    static_cast<int64_t>(1 / kBudgetGrid + 0.5);
 /// How deep a split may replay its producer's operands' producers.
 constexpr int kMaxChainDepth = 24;
 /// How many ops one split may replay: bounds the cost of collecting and
