@@ -36,6 +36,66 @@ bool hasWideSignificand(DType type) {
   return type != DType::F16 && type != DType::BF16;
 }
 
+/// Whether the user's tags and policy let `value` be derived at all: not
+/// a function result, no hard save, bytes to spare. A policy's or a
+/// preference's "recompute" means "do not save": a derivation satisfies
+/// it. must_recompute asks for the replay itself; a policy's "save" is
+/// kept. The same for a value derived to feed another (a chain).
+bool isDerivable(const Constraints &constraints,
+                 const std::vector<int64_t> &bytes, ValueId value) {
+  if (constraints.isOutput[value] ||
+      constraints.hardSave[value] != HardSave::None || bytes[value] == 0)
+    return false;
+  switch (constraints.user[value]) {
+  case UserChoice::None:
+  case UserChoice::PolicyRecompute:
+  case UserChoice::PreferRecompute:
+    return true;
+  case UserChoice::MustRecompute:
+  case UserChoice::PolicySave:
+    return false;
+  }
+  return false;
+}
+
+/// An inexact rule cancels: `a = c - b` loses the bits of `a` that `c` and
+/// `b` share, about 2^-p of the larger operand for a p-bit significand.
+/// With f32/f64 that stays near rounding; with bf16 (8 bits) or f16 (11) a
+/// small value beside a large one (a residual branch beside the residual
+/// stream) comes back mostly wrong, so 16-bit floats are never derived
+/// inexactly.
+bool inexactAllowed(const Graph &graph, ValueId value,
+                    const Derivation &derivation) {
+  if (derivation.exact)
+    return true;
+  return hasWideSignificand(graph.value(value).type.dtype) &&
+         std::all_of(derivation.from.begin(), derivation.from.end(),
+                     [&](ValueId source) {
+                       return hasWideSignificand(
+                           graph.value(source).type.dtype);
+                     });
+}
+
+/// Calls `fn(Derivation)` for each derivation of `value` through an inverse
+/// rule of one of its forward users that the exactness rules allow.
+template <typename Fn>
+void forEachDerivation(const PlanContext &context, ValueId value, Fn &&fn) {
+  const Graph &graph = context.graph;
+  for (OpId user : graph.users(value)) {
+    if (context.phases.opPhase[user] != Phase::Forward)
+      continue;
+    const GraphOp &op = graph.op(user);
+    for (const InverseRule &rule : op.inverseRules) {
+      if (op.operands[rule.recoveredOperand] != value ||
+          (!rule.exact && !context.options.allowInexactDerivation))
+        continue;
+      Derivation derivation = derivationThrough(graph, user, rule);
+      if (inexactAllowed(graph, value, derivation))
+        fn(std::move(derivation));
+    }
+  }
+}
+
 /// How many derivations may feed the one chosen for a value, in a chain.
 constexpr int kMaxChainDepth = 2;
 /// Replays one trial may release before it stops counting (the estimate is
@@ -363,25 +423,8 @@ private:
   // The derivations of a value
   //===--------------------------------------------------------------------===//
 
-  /// Whether the user's tags and policy let `value` be derived at all: not
-  /// a function result, no hard save, bytes to spare. A policy's or a
-  /// preference's "recompute" means "do not save": a derivation satisfies
-  /// it. must_recompute asks for the replay itself; a policy's "save" is
-  /// kept. The same for a value derived to feed another (a chain).
   bool derivable(ValueId value) const {
-    if (constraints_.isOutput[value] ||
-        constraints_.hardSave[value] != HardSave::None || bytes_[value] == 0)
-      return false;
-    switch (constraints_.user[value]) {
-    case UserChoice::None:
-    case UserChoice::PolicyRecompute:
-    case UserChoice::PreferRecompute:
-      return true;
-    case UserChoice::MustRecompute:
-    case UserChoice::PolicySave:
-      return false;
-    }
-    return false;
+    return isDerivable(constraints_, bytes_, value);
   }
 
   bool candidate(ValueId value, bool replaceSaves) const {
@@ -439,49 +482,17 @@ private:
   std::vector<Option> optionsFor(ValueId value, int depth,
                                  std::vector<ValueId> &stack) {
     std::vector<Option> options;
-    for (OpId user : graph_.users(value)) {
-      if (context_.phases.opPhase[user] != Phase::Forward)
-        continue;
-      const GraphOp &op = graph_.op(user);
-      for (const InverseRule &rule : op.inverseRules) {
-        if (op.operands[rule.recoveredOperand] != value ||
-            (!rule.exact && !context_.options.allowInexactDerivation))
-          continue;
-        Option option;
-        option.derivation = derivationThrough(graph_, user, rule);
-        if (!inexactAllowed(value, option.derivation))
-          continue;
-        bool usable = true;
-        for (ValueId source : option.derivation.from) {
-          usable = resolveSource(source, depth, stack, option);
-          if (!usable)
-            break;
-        }
-        if (!usable)
-          continue;
-        option.timeUs += derivationTimeUs(context_, option.derivation, value);
-        option.exact &= option.derivation.exact;
-        options.push_back(std::move(option));
-      }
-    }
+    forEachDerivation(context_, value, [&](Derivation derivation) {
+      Option option;
+      option.derivation = std::move(derivation);
+      for (ValueId source : option.derivation.from)
+        if (!resolveSource(source, depth, stack, option))
+          return;
+      option.timeUs += derivationTimeUs(context_, option.derivation, value);
+      option.exact &= option.derivation.exact;
+      options.push_back(std::move(option));
+    });
     return options;
-  }
-
-  /// An inexact rule cancels: `a = c - b` loses the bits of `a` that `c` and
-  /// `b` share, about 2^-p of the larger operand for a p-bit significand.
-  /// With f32/f64 that stays near rounding; with bf16 (8 bits) or f16 (11) a
-  /// small value beside a large one (a residual branch beside the residual
-  /// stream) comes back mostly wrong, so 16-bit floats are never derived
-  /// inexactly.
-  bool inexactAllowed(ValueId value, const Derivation &derivation) const {
-    if (derivation.exact)
-      return true;
-    return hasWideSignificand(graph_.value(value).type.dtype) &&
-           std::all_of(derivation.from.begin(), derivation.from.end(),
-                       [&](ValueId source) {
-                         return hasWideSignificand(
-                             graph_.value(source).type.dtype);
-                       });
   }
 
   /// Makes `source` available for `option`: free, else the cheaper of
@@ -570,6 +581,24 @@ Derivation derivationThrough(const Graph &graph, OpId via,
   for (unsigned other : rule.otherOperands)
     derivation.from.push_back(op.operands[other]);
   return derivation;
+}
+
+std::vector<DerivationChoice> derivationCandidates(const PlanContext &context) {
+  std::vector<DerivationChoice> candidates;
+  if (!context.constraints.hasInverseRules)
+    return candidates;
+  for (ValueId value : context.phases.forwardValues) {
+    if (!isDerivable(context.constraints, context.tables.valueBytes, value))
+      continue;
+    forEachDerivation(context, value, [&](Derivation derivation) {
+      DerivationChoice candidate;
+      candidate.value = value;
+      candidate.costUs = derivationTimeUs(context, derivation, value);
+      candidate.derivation = std::move(derivation);
+      candidates.push_back(std::move(candidate));
+    });
+  }
+  return candidates;
 }
 
 std::vector<DerivationChoice> chooseDerivations(const PlanContext &context,

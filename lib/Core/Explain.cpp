@@ -256,6 +256,21 @@ private:
                       " of its sources from forward");
   }
 
+  /// A value whose derivation reads `value` (the first in the result), or
+  /// kNoId: for schedules whose walk attributes no owner (`optimal`'s).
+  ValueId derivationReading(ValueId value) {
+    if (result_.derivations.empty())
+      return kNoId;
+    if (derivationReader_.empty()) {
+      derivationReader_.assign(flat_.numValues(), kNoId);
+      for (const DerivationChoice &choice : result_.derivations)
+        for (ValueId source : choice.derivation.from)
+          if (derivationReader_[source] == kNoId)
+            derivationReader_[source] = choice.value;
+    }
+    return derivationReader_[value];
+  }
+
   /// displayName, without touching the graph for unnamed values.
   void appendName(ValueId value) {
     if (flat_.named[value])
@@ -344,6 +359,8 @@ private:
     }
     if (!constraints_.needed[value]) {
       ValueId owner = facts_.owner[value];
+      if (owner == kNoId)
+        owner = derivationReading(value);
       if (owner != kNoId && derivedIndex(owner) >= 0) {
         out_ += "saved: the derivation of ";
         appendName(owner);
@@ -582,6 +599,12 @@ private:
       appendName(facts_.owner[value]);
       return;
     }
+    if (ValueId derived = derivationReading(value);
+        facts_.recomputed[value] && derived != kNoId) {
+      out_ += "not needed by backward: replayed for the derivation of ";
+      appendName(derived);
+      return;
+    }
     OpId producer = producerOf(value);
     bool readsInputs = false;
     for (ValueId operand : flat_.operands(producer))
@@ -606,6 +629,8 @@ private:
   RecomputeChains chains_;
   /// Per value, the index of its derivation; empty when none.
   std::vector<int32_t> derivedIndex_;
+  /// Per value, what derivationReading returns; built on first use.
+  std::vector<ValueId> derivationReader_;
   /// Per value, the first backward op reading it; built on first use.
   std::vector<OpId> firstBackwardReader_;
   std::string policyText_;

@@ -20,8 +20,6 @@
 
 namespace remat::detail {
 
-double derivationElements(const PlanContext &context, ValueId value);
-
 namespace {
 
 struct Materialized {

@@ -59,14 +59,34 @@ std::string describeOp(const Graph &graph, OpId op) {
   return absl::StrCat(graphOp.kind, " #", op);
 }
 
-/// A value produced by a scheduled op, in solver terms.
+/// A value produced by a scheduled op or a derivation, in solver terms.
 struct ScheduledValue {
   ValueId id = kNoId;
-  int producer = kNone;     // position of the producing op
+  int producer = kNone;     // position of the producing op; kNone for a copy
+  int slot = kNone;         // for a derived copy: the derivation making it
   int64_t bytes = 0;        // true size
   int64_t units = 0;        // size in memory units (bytes / unit)
   std::vector<int> readers; // positions of scheduled readers, ascending
+  /// Derivations reading it (indices in Problem::slots, ascending); for a
+  /// copy, the later derivations that may read it instead of the value.
+  std::vector<int> readerSlots;
+  /// For a value ops produce: its derived copies (indices in `values`), in
+  /// slot order.
+  std::vector<int> copies;
   bool isOutput = false;    // output or gradient: live from production to end
+};
+
+/// A derivation the MILP may schedule (OptimalOptions::derivations). It runs
+/// right after position `after`, in any later stage, and creates `copy`, a
+/// second value standing for `value`: the ops after it in the stage, and in
+/// later stages while the copy is held, may read the copy instead.
+struct DerivationSlot {
+  int value = kNone;        // index in values of what it re-creates
+  int copy = kNone;         // index in values of the derived copy
+  std::vector<int> sources; // indices in values; graph inputs left out
+  int after = kNone;        // the last position its sources need
+  double costUs = 0;
+  DerivationStep step; // what the schedule records (beforeStep unset)
 };
 
 bool isAliasingView(const GraphOp &op) {
@@ -122,9 +142,106 @@ struct Problem {
   /// view with operands besides its storage): then the MILP's memory is an
   /// upper bound of the simulator's, not equal to it.
   bool conservativeViews = false;
+  /// Ordered by `after`, then by OptimalOptions::derivations.
+  std::vector<DerivationSlot> slots;
+  /// The order of events within a stage: position k, then the slots after
+  /// it. sequenceOf* give an event's rank in that order.
+  std::vector<int> sequenceOfPosition, sequenceOfSlot;
+  std::vector<std::vector<int>> slotsAfter; // position -> slots, in order
+  int firstBackward = 0; // the first backward op's position, or size()
 
   int size() const { return static_cast<int>(order.size()); }
 };
+
+/// Adds the derivations of `options` the MILP can place (see
+/// OptimalOptions::derivations) as slots, each with its copy value, and the
+/// event order of a stage.
+void addDerivationSlots(const Graph &graph, const OptimalOptions &options,
+                        const std::vector<bool> &folded,
+                        const std::vector<int> &valueIndex, Problem &problem) {
+  const int n = problem.size();
+  for (const OptimalDerivation &option : options.derivations) {
+    if (option.value < 0 ||
+        static_cast<size_t>(option.value) >= graph.numValues())
+      continue;
+    const int value = valueIndex[option.value];
+    if (value == kNone || problem.values[value].isOutput ||
+        isAliasingView(graph.op(problem.order[problem.values[value].producer])))
+      continue;
+    DerivationSlot slot;
+    slot.value = value;
+    slot.after = problem.values[value].producer;
+    bool placeable = true;
+    for (ValueId read : option.reads) {
+      if (read < 0 || static_cast<size_t>(read) >= graph.numValues() ||
+          read == option.value) {
+        placeable = false;
+        break;
+      }
+      OpId producer = graph.value(read).producer;
+      if (producer == kNoId)
+        continue; // graph inputs are always available
+      if (folded[producer] || valueIndex[read] == kNone) {
+        placeable = false;
+        break;
+      }
+      int source = valueIndex[read];
+      if (std::find(slot.sources.begin(), slot.sources.end(), source) ==
+          slot.sources.end())
+        slot.sources.push_back(source);
+      slot.after = std::max(slot.after, problem.values[source].producer);
+    }
+    // Its copy is read by ops after it in its stage, or in a later stage
+    // (held) by any reader that runs there: one after it, or a forward op
+    // evaluated again.
+    const std::vector<int> &readers = problem.values[value].readers;
+    if (!placeable || slot.after >= n - 1 ||
+        std::none_of(readers.begin(), readers.end(), [&](int reader) {
+          return reader > slot.after || problem.recomputable[reader];
+        }))
+      continue;
+    slot.costUs = option.timeUs;
+    slot.step.value = option.value;
+    slot.step.reads = option.reads;
+    slot.step.timeUs = option.timeUs;
+    slot.step.flops = option.flops;
+    problem.slots.push_back(std::move(slot));
+  }
+  std::stable_sort(problem.slots.begin(), problem.slots.end(),
+                   [](const DerivationSlot &lhs, const DerivationSlot &rhs) {
+                     return lhs.after < rhs.after;
+                   });
+  // Copies, in slot order: a derivation may read the copies of its sources
+  // that earlier slots make (a chain).
+  for (int d = 0; d < static_cast<int>(problem.slots.size()); ++d) {
+    DerivationSlot &slot = problem.slots[d];
+    for (int source : slot.sources) {
+      problem.values[source].readerSlots.push_back(d);
+      for (int copy : problem.values[source].copies)
+        problem.values[copy].readerSlots.push_back(d);
+    }
+    const ScheduledValue &original = problem.values[slot.value];
+    ScheduledValue copy;
+    copy.id = original.id;
+    copy.slot = d;
+    copy.bytes = original.bytes;
+    copy.readers = original.readers;
+    slot.copy = static_cast<int>(problem.values.size());
+    problem.values[slot.value].copies.push_back(slot.copy);
+    problem.values.push_back(std::move(copy));
+  }
+  problem.slotsAfter.assign(n, {});
+  for (int d = 0; d < static_cast<int>(problem.slots.size()); ++d)
+    problem.slotsAfter[problem.slots[d].after].push_back(d);
+  problem.sequenceOfPosition.assign(n, 0);
+  problem.sequenceOfSlot.assign(problem.slots.size(), 0);
+  int sequence = 0;
+  for (int pos = 0; pos < n; ++pos) {
+    problem.sequenceOfPosition[pos] = sequence++;
+    for (int d : problem.slotsAfter[pos])
+      problem.sequenceOfSlot[d] = sequence++;
+  }
+}
 
 absl::StatusOr<Problem> buildProblem(const Graph &graph,
                                      const Classification &phases,
@@ -222,6 +339,10 @@ absl::StatusOr<Problem> buildProblem(const Graph &graph,
       }
 
   const int n = problem.size();
+  problem.firstBackward = n;
+  for (int pos = n - 1; pos >= 0; --pos)
+    if (phases.opPhase[problem.order[pos]] == Phase::Backward)
+      problem.firstBackward = pos;
   problem.resultsOf.resize(n);
   problem.operandsOf.resize(n);
   problem.costUs.resize(n);
@@ -320,6 +441,8 @@ absl::StatusOr<Problem> buildProblem(const Graph &graph,
     }
     problem.viewsBefore[pos] = std::move(chain);
   }
+
+  addDerivationSlots(graph, options, folded, valueIndex, problem);
 
   // Memory in units of the gcd of all sizes keeps every coefficient an
   // integer, so the solver's tolerances cannot blur the budget.
@@ -450,6 +573,7 @@ private:
 struct Formulation {
   MilpBuilder milp;
   std::vector<std::vector<int>> evaluate; // R[t][i], kNone when fixed to 0
+  std::vector<std::vector<int>> derive;   // D[d][t], kNone when absent
   int peakColumn = kNone;                 // set when minimising the peak
   /// Microseconds per objective unit when minimising time (0 otherwise):
   /// the objective is the schedule's total time over the largest op time.
@@ -461,19 +585,21 @@ enum class Objective { MinimiseTime, MinimisePeak };
 Formulation formulate(const Problem &problem, int64_t budgetUnits,
                       Objective objective) {
   const int n = problem.size();
+  const int numSlots = static_cast<int>(problem.slots.size());
   const double infinity = COIN_DBL_MAX;
   Formulation formulation;
   MilpBuilder &milp = formulation.milp;
+  using Terms = std::vector<std::pair<int, double>>;
 
   // Time coefficients relative to the largest keep the objective well
   // scaled; a zero-cost graph still gets a well-defined (empty) objective.
   double maxCost = 0;
   for (double cost : problem.costUs)
     maxCost = std::max(maxCost, cost);
-  auto timeCoefficient = [&](int pos) {
+  auto timeCoefficient = [&](double costUs) {
     if (objective != Objective::MinimiseTime || maxCost <= 0)
       return 0.0;
-    return problem.costUs[pos] / maxCost;
+    return costUs / maxCost;
   };
   if (objective == Objective::MinimiseTime)
     formulation.microsecondsPerUnit = maxCost;
@@ -481,7 +607,8 @@ Formulation formulate(const Problem &problem, int64_t budgetUnits,
   // R[t][i]: an op is worth evaluating again only if something reads it.
   std::vector<bool> hasReaders(n, false);
   for (const ScheduledValue &value : problem.values)
-    if (!value.readers.empty())
+    if (value.producer != kNone &&
+        (!value.readers.empty() || !value.readerSlots.empty()))
       hasReaders[value.producer] = true;
   formulation.evaluate.assign(n, {});
   for (int t = 0; t < n; ++t) {
@@ -489,26 +616,74 @@ Formulation formulate(const Problem &problem, int64_t budgetUnits,
     for (int i = 0; i < t; ++i)
       if (problem.recomputable[i] && hasReaders[i])
         formulation.evaluate[t][i] =
-            milp.addColumn(0, 1, timeCoefficient(i), true);
-    formulation.evaluate[t][t] = milp.addColumn(1, 1, timeCoefficient(t), true);
+            milp.addColumn(0, 1, timeCoefficient(problem.costUs[i]), true);
+    formulation.evaluate[t][t] =
+        milp.addColumn(1, 1, timeCoefficient(problem.costUs[t]), true);
   }
   auto evaluate = [&](int t, int i) { return formulation.evaluate[t][i]; };
 
-  // S[t][v] exists for producer < t <= the last stage that may read v: a
-  // reader's own stage, or any later stage where it may run again. Outputs
-  // are held from production to the end.
+  // The last stage that may read a value: a reader's own stage, or any
+  // later stage where it may run again (a derivation reading it: the last
+  // stage its copy may be read). Outputs are held to the end. Copies are
+  // read by later slots only, so reverse slot order sees them in time.
   const int numValues = static_cast<int>(problem.values.size());
-  std::vector<std::vector<int>> hold(n, std::vector<int>(numValues, kNone));
-  for (int v = 0; v < numValues; ++v) {
+  std::vector<int> lastStage(numValues, kNone);
+  auto computeLast = [&](int v) {
     const ScheduledValue &value = problem.values[v];
-    int last = value.producer;
+    int last = value.producer != kNone ? value.producer
+                                       : problem.slots[value.slot].after + 1;
     for (int reader : value.readers)
       last = std::max(last, evaluate(n - 1, reader) != kNone ? n - 1 : reader);
+    for (int d : value.readerSlots)
+      last = std::max(last, lastStage[problem.slots[d].copy]);
     if (value.isOutput)
       last = n - 1;
-    for (int t = value.producer + 1; t <= last; ++t)
-      hold[t][v] = value.isOutput ? milp.addColumn(1, 1, 0, true)
-                                  : milp.addColumn(0, 1, 0, true);
+    lastStage[v] = last;
+  };
+  for (int d = numSlots - 1; d >= 0; --d)
+    computeLast(problem.slots[d].copy);
+  for (int v = 0; v < numValues; ++v)
+    if (problem.values[v].slot == kNone)
+      computeLast(v);
+
+  // D[d][t]: derivation d runs in stage t, after its sources exist and while
+  // its copy may still be read.
+  formulation.derive.assign(numSlots, std::vector<int>(n, kNone));
+  for (int d = 0; d < numSlots; ++d) {
+    const DerivationSlot &slot = problem.slots[d];
+    for (int t = slot.after + 1; t <= lastStage[slot.copy]; ++t)
+      formulation.derive[d][t] =
+          milp.addColumn(0, 1, timeCoefficient(slot.costUs), true);
+  }
+  auto derive = [&](int d, int t) { return formulation.derive[d][t]; };
+  // The column that makes value v in stage t (R or D), or kNone.
+  auto produce = [&](int t, int v) {
+    const ScheduledValue &value = problem.values[v];
+    if (value.producer != kNone)
+      return value.producer <= t ? evaluate(t, value.producer) : kNone;
+    return derive(value.slot, t);
+  };
+  // The first stage that may make the value.
+  auto firstStage = [&](int v) {
+    const ScheduledValue &value = problem.values[v];
+    return value.producer != kNone ? value.producer
+                                   : problem.slots[value.slot].after + 1;
+  };
+
+  // Where the event making value v falls in a stage's order.
+  auto makingSequence = [&](int v) {
+    const ScheduledValue &value = problem.values[v];
+    return value.producer != kNone ? problem.sequenceOfPosition[value.producer]
+                                   : problem.sequenceOfSlot[value.slot];
+  };
+
+  // S[t][v] exists for the first stage making v < t <= its last stage.
+  std::vector<std::vector<int>> hold(n, std::vector<int>(numValues, kNone));
+  for (int v = 0; v < numValues; ++v) {
+    const bool output = problem.values[v].isOutput;
+    for (int t = firstStage(v) + 1; t <= lastStage[v]; ++t)
+      hold[t][v] = output ? milp.addColumn(1, 1, 0, true)
+                          : milp.addColumn(0, 1, 0, true);
   }
 
   if (objective == Objective::MinimisePeak)
@@ -519,28 +694,64 @@ Formulation formulate(const Problem &problem, int64_t budgetUnits,
 
   // Holding v into stage t+1 needs v at the end of stage t.
   for (int v = 0; v < numValues; ++v) {
-    int producer = problem.values[v].producer;
-    for (int t = producer + 1; t < n; ++t) {
+    for (int t = firstStage(v) + 1; t < n; ++t) {
       if (hold[t][v] == kNone)
         continue;
-      std::vector<std::pair<int, double>> terms = {{hold[t][v], 1}};
+      Terms terms = {{hold[t][v], 1}};
       if (hold[t - 1][v] != kNone)
         terms.push_back({hold[t - 1][v], -1});
-      if (evaluate(t - 1, producer) != kNone)
-        terms.push_back({evaluate(t - 1, producer), -1});
+      if (int made = produce(t - 1, v); made != kNone)
+        terms.push_back({made, -1});
       milp.addRow(terms, -infinity, 0);
     }
   }
 
-  // Dominance rows: a recomputation or a held value nobody reads later can
-  // be dropped without raising cost or memory, so some optimum has none.
-  // Requiring a later use removes those equivalent solutions from the search
-  // and tightens the LP.
-  auto laterUse = [&](int t, int v, int after) {
-    std::vector<std::pair<int, double>> terms;
-    for (int reader : problem.values[v].readers)
-      if (reader > after && reader <= t && evaluate(t, reader) != kNone)
-        terms.push_back({evaluate(t, reader), -1});
+  // The events of a stage in the order they run: positions, each followed
+  // by the derivation slots after it. `ran` is the column of an event.
+  struct Event {
+    int sequence;
+    int pos;  // kNone for a derivation
+    int slot; // kNone for an op
+  };
+  auto ran = [&](int t, const Event &event) {
+    return event.pos != kNone ? evaluate(t, event.pos) : derive(event.slot, t);
+  };
+  // Value v's events in stage t that may run: its making and its reads, in
+  // order.
+  auto eventsOf = [&](int t, int v) {
+    const ScheduledValue &value = problem.values[v];
+    std::vector<Event> events;
+    if (value.producer != kNone)
+      events.push_back(
+          {problem.sequenceOfPosition[value.producer], value.producer, kNone});
+    else
+      events.push_back({problem.sequenceOfSlot[value.slot], kNone, value.slot});
+    for (int reader : value.readers)
+      if (reader <= t)
+        events.push_back({problem.sequenceOfPosition[reader], reader, kNone});
+    for (int d : value.readerSlots)
+      if (derive(d, t) != kNone)
+        events.push_back({problem.sequenceOfSlot[d], kNone, d});
+    std::sort(events.begin(), events.end(),
+              [](const Event &lhs, const Event &rhs) {
+                return lhs.sequence < rhs.sequence;
+              });
+    std::vector<Event> running;
+    for (const Event &event : events)
+      if (ran(t, event) != kNone)
+        running.push_back(event);
+    return running;
+  };
+
+  // Dominance rows: a recomputation, a derivation or a held value nobody
+  // reads later can be dropped without raising cost or memory, so some
+  // optimum has none. Requiring a later use removes those equivalent
+  // solutions from the search and tightens the LP.
+  auto laterUse = [&](int t, int v, int afterSequence) {
+    Terms terms;
+    for (const Event &event : eventsOf(t, v))
+      if (event.sequence > afterSequence)
+        terms.push_back({ran(t, event), -1});
     if (t + 1 < n && hold[t + 1][v] != kNone)
       terms.push_back({hold[t + 1][v], -1});
     return terms;
@@ -549,82 +760,135 @@ Formulation formulate(const Problem &problem, int64_t budgetUnits,
     for (int i = 0; i < t; ++i) {
       if (evaluate(t, i) == kNone)
         continue;
-      std::vector<std::pair<int, double>> terms = {{evaluate(t, i), 1}};
+      Terms terms = {{evaluate(t, i), 1}};
       for (int v : problem.resultsOf[i]) {
-        std::vector<std::pair<int, double>> uses = laterUse(t, v, i);
+        Terms uses = laterUse(t, v, problem.sequenceOfPosition[i]);
         terms.insert(terms.end(), uses.begin(), uses.end());
       }
+      milp.addRow(terms, -infinity, 0);
+    }
+    for (int d = 0; d < numSlots; ++d) {
+      if (derive(d, t) == kNone)
+        continue;
+      Terms terms = {{derive(d, t), 1}};
+      Terms uses =
+          laterUse(t, problem.slots[d].copy, problem.sequenceOfSlot[d]);
+      terms.insert(terms.end(), uses.begin(), uses.end());
       milp.addRow(terms, -infinity, 0);
     }
     for (int v = 0; v < numValues; ++v) {
       if (hold[t][v] == kNone || problem.values[v].isOutput)
         continue;
-      std::vector<std::pair<int, double>> terms = {{hold[t][v], 1}};
-      std::vector<std::pair<int, double>> uses =
-          laterUse(t, v, problem.values[v].producer);
+      Terms terms = {{hold[t][v], 1}};
+      Terms uses = laterUse(t, v, makingSequence(v));
       terms.insert(terms.end(), uses.begin(), uses.end());
       milp.addRow(terms, -infinity, 0);
     }
   }
 
   for (int t = 0; t < n; ++t) {
-    // An op reads the copy of each operand computed earlier in the stage or
-    // held into it.
+    // An event reads the copy of each operand made earlier in the stage or
+    // held into it: the value itself, or a copy derived before the event.
+    auto available = [&](int v, int sequence, Terms &terms) {
+      if (int made = produce(t, v); made != kNone)
+        terms.push_back({made, -1});
+      if (hold[t][v] != kNone)
+        terms.push_back({hold[t][v], -1});
+      for (int copy : problem.values[v].copies) {
+        int d = problem.values[copy].slot;
+        if (problem.sequenceOfSlot[d] < sequence && derive(d, t) != kNone)
+          terms.push_back({derive(d, t), -1});
+        if (hold[t][copy] != kNone)
+          terms.push_back({hold[t][copy], -1});
+      }
+    };
     for (int k = 0; k <= t; ++k) {
       if (evaluate(t, k) == kNone)
         continue;
       for (int v : problem.operandsOf[k]) {
-        int producer = problem.values[v].producer;
-        std::vector<std::pair<int, double>> terms = {{evaluate(t, k), 1}};
-        if (evaluate(t, producer) != kNone)
-          terms.push_back({evaluate(t, producer), -1});
-        if (hold[t][v] != kNone)
-          terms.push_back({hold[t][v], -1});
+        Terms terms = {{evaluate(t, k), 1}};
+        available(v, problem.sequenceOfPosition[k], terms);
+        milp.addRow(terms, -infinity, 0);
+      }
+    }
+    for (int d = 0; d < numSlots; ++d) {
+      if (derive(d, t) == kNone)
+        continue;
+      for (int v : problem.slots[d].sources) {
+        Terms terms = {{derive(d, t), 1}};
+        available(v, problem.sequenceOfSlot[d], terms);
         milp.addRow(terms, -infinity, 0);
       }
     }
 
-    // Frees: F[t][v][k] <= R[t][k], <= 1 - S[t+1][v], <= 1 - R[t][j] for
-    // every reader j of v after k in the stage. Outputs are never freed.
-    std::vector<std::vector<std::pair<int, double>>> freedAfter(t + 1);
+    // At most one instance of a derived value in a stage: a copy is never
+    // made or held beside the value or another copy. (The value's own
+    // recomputation beside its held copy is the formulation's as before.)
     for (int v = 0; v < numValues; ++v) {
       const ScheduledValue &value = problem.values[v];
-      if (value.isOutput || value.units == 0 || value.producer > t)
+      if (value.copies.empty())
         continue;
-      std::vector<int> events = {value.producer};
-      for (int reader : value.readers)
-        if (reader <= t)
-          events.push_back(reader);
-      for (size_t e = 0; e < events.size(); ++e) {
-        int k = events[e];
-        if (evaluate(t, k) == kNone)
-          continue;
-        int freeColumn = milp.addColumn(0, 1, 0, true);
-        freedAfter[k].push_back({freeColumn, static_cast<double>(value.units)});
-        milp.addRow({{freeColumn, 1}, {evaluate(t, k), -1}}, -infinity, 0);
-        if (t + 1 < n && hold[t + 1][v] != kNone)
-          milp.addRow({{freeColumn, 1}, {hold[t + 1][v], 1}}, -infinity, 1);
-        for (size_t later = e + 1; later < events.size(); ++later)
-          if (evaluate(t, events[later]) != kNone)
-            milp.addRow({{freeColumn, 1}, {evaluate(t, events[later]), 1}},
-                        -infinity, 1);
+      Terms copies;
+      for (int copy : value.copies) {
+        if (int made = produce(t, copy); made != kNone)
+          copies.push_back({made, 1});
+        if (hold[t][copy] != kNone)
+          copies.push_back({hold[t][copy], 1});
+      }
+      if (copies.empty())
+        continue;
+      for (int column : {produce(t, v), hold[t][v]}) {
+        Terms terms = copies;
+        if (column != kNone)
+          terms.push_back({column, 1});
+        milp.addRow(terms, -infinity, 1);
       }
     }
 
-    // U chain: U[t][k] = U[t][k'] + R[t][k] * results(k) - freed after k',
-    // where k' is the previous op that may run in the stage. Frees only
-    // follow ops that ran, so the chain only needs those positions.
-    int previous = kNone, previousPos = kNone;
-    for (int k = 0; k <= t; ++k) {
-      if (evaluate(t, k) == kNone)
+    // Frees: F[t][v][e] <= ran(e), <= 1 - S[t+1][v], <= 1 - ran(e') for
+    // every later event e' of v in the stage. Outputs are never freed. Where
+    // a reader may read a copy instead, v may be freed after it only if v
+    // is in the stage (made or held).
+    std::vector<Terms> freedAfter(n + numSlots);
+    for (int v = 0; v < numValues; ++v) {
+      const ScheduledValue &value = problem.values[v];
+      if (value.isOutput || value.units == 0 || firstStage(v) > t)
         continue;
+      const bool family = !value.copies.empty() || value.slot != kNone;
+      std::vector<Event> events = eventsOf(t, v);
+      for (size_t e = 0; e < events.size(); ++e) {
+        int freeColumn = milp.addColumn(0, 1, 0, true);
+        freedAfter[events[e].sequence].push_back(
+            {freeColumn, static_cast<double>(value.units)});
+        milp.addRow({{freeColumn, 1}, {ran(t, events[e]), -1}}, -infinity, 0);
+        if (t + 1 < n && hold[t + 1][v] != kNone)
+          milp.addRow({{freeColumn, 1}, {hold[t + 1][v], 1}}, -infinity, 1);
+        for (size_t later = e + 1; later < events.size(); ++later)
+          milp.addRow({{freeColumn, 1}, {ran(t, events[later]), 1}}, -infinity,
+                      1);
+        // Before the copy's slot only a held copy is there.
+        if (family && events[e].sequence != makingSequence(v)) {
+          Terms present = {{freeColumn, 1}};
+          if (int made = produce(t, v);
+              made != kNone && events[e].sequence > makingSequence(v))
+            present.push_back({made, -1});
+          if (hold[t][v] != kNone)
+            present.push_back({hold[t][v], -1});
+          milp.addRow(present, -infinity, 0);
+        }
+      }
+    }
+
+    // U chain: U[t][e] = U[t][e'] + ran(e) * results(e) - freed after e',
+    // where e' is the previous event that may run in the stage. Frees only
+    // follow events that ran, so the chain only needs those.
+    int previous = kNone, previousSequence = kNone;
+    auto link = [&](int column, int64_t results, int sequence,
+                    int64_t workspace) {
       int live = milp.addColumn(0, unitsBound, 0, false);
-      std::vector<std::pair<int, double>> terms = {{live, 1}};
-      int64_t results = 0;
-      for (int r : problem.resultsOf[k])
-        results += problem.values[r].units;
+      Terms terms = {{live, 1}};
       if (results != 0)
-        terms.push_back({evaluate(t, k), -static_cast<double>(results)});
+        terms.push_back({column, -static_cast<double>(results)});
       if (previous == kNone) {
         for (int v = 0; v < numValues; ++v)
           if (hold[t][v] != kNone && problem.values[v].units != 0)
@@ -632,16 +896,15 @@ Formulation formulate(const Problem &problem, int64_t budgetUnits,
                 {hold[t][v], -static_cast<double>(problem.values[v].units)});
       } else {
         terms.push_back({previous, -1});
-        for (const auto &[freeColumn, units] : freedAfter[previousPos])
+        for (const auto &[freeColumn, units] : freedAfter[previousSequence])
           terms.push_back({freeColumn, units});
       }
       milp.addRow(terms, 0, 0);
       if (formulation.peakColumn != kNone)
         milp.addRow({{live, 1}, {formulation.peakColumn, -1}}, -infinity, 0);
       // The workspace counts while op k runs, not in the chain after it.
-      if (const int64_t workspace = problem.workspaceUnits[k]; workspace > 0) {
-        std::vector<std::pair<int, double>> running = {
-            {live, 1}, {evaluate(t, k), static_cast<double>(workspace)}};
+      if (workspace > 0) {
+        Terms running = {{live, 1}, {column, static_cast<double>(workspace)}};
         if (formulation.peakColumn != kNone) {
           running.push_back({formulation.peakColumn, -1});
           milp.addRow(running, -infinity, 0);
@@ -650,7 +913,22 @@ Formulation formulate(const Problem &problem, int64_t budgetUnits,
         }
       }
       previous = live;
-      previousPos = k;
+      previousSequence = sequence;
+    };
+    for (int k = 0; k <= t; ++k) {
+      if (evaluate(t, k) != kNone) {
+        int64_t results = 0;
+        for (int r : problem.resultsOf[k])
+          results += problem.values[r].units;
+        link(evaluate(t, k), results, problem.sequenceOfPosition[k],
+             problem.workspaceUnits[k]);
+      }
+      if (k == t)
+        break;
+      for (int d : problem.slotsAfter[k])
+        if (derive(d, t) != kNone)
+          link(derive(d, t), problem.values[problem.slots[d].copy].units,
+               problem.sequenceOfSlot[d], 0);
     }
   }
   return formulation;
@@ -828,12 +1106,26 @@ MilpOutcome solveMilp(
   outcome.kind = MilpOutcome::Kind::Solved;
   outcome.provenOptimal = !outOfTime && model.isProvenOptimal();
   outcome.modelViolation = formulation.milp.maxViolation(solution);
-  for (int t = 0; t < problem.size(); ++t)
+  Schedule &schedule = outcome.schedule;
+  for (int t = 0; t < problem.size(); ++t) {
+    // Replays in the first backward op's stage are backward's.
+    if (t == problem.firstBackward)
+      schedule.backwardStart = schedule.steps.size();
     for (int i = 0; i <= t; ++i) {
       int column = formulation.evaluate[t][i];
       if (column != kNone && solution[column] > 0.5)
-        appendStep(problem, i, outcome.schedule.steps);
+        appendStep(problem, i, schedule.steps);
+      if (i == t)
+        break;
+      for (int d : problem.slotsAfter[i])
+        if (int derive = formulation.derive[d][t];
+            derive != kNone && solution[derive] > 0.5) {
+          DerivationStep step = problem.slots[d].step;
+          step.beforeStep = schedule.steps.size();
+          schedule.derivations.push_back(std::move(step));
+        }
     }
+  }
   if (formulation.peakColumn != kNone)
     outcome.peakUnits = std::round(solution[formulation.peakColumn]);
   return outcome;
@@ -867,7 +1159,8 @@ std::string tooLargeAdvice(const Problem &problem) {
 /// them for zero-cost ops, where it is indifferent; without them the plan
 /// reads better and its memory can only shrink. The first evaluation of an
 /// op stays even when unread, so every op keeps its place in the order the
-/// program runs (a dead backward op included).
+/// program runs (a dead backward op included). Derivations read like steps
+/// and stay where they were relative to the steps kept.
 void dropUnreadEvaluations(const Graph &graph, Schedule &schedule) {
   bool changed = true;
   while (changed) {
@@ -876,11 +1169,25 @@ void dropUnreadEvaluations(const Graph &graph, Schedule &schedule) {
     std::vector<bool> read(numSteps, false);
     std::vector<int64_t> latestStep(graph.numValues(), -1);
     std::vector<int> evaluations(graph.numOps(), 0);
-    for (size_t step = 0; step < numSteps; ++step) {
+    auto readValue = [&](ValueId value) {
+      if (latestStep[value] >= 0)
+        read[latestStep[value]] = true;
+    };
+    size_t nextDerivation = 0;
+    for (size_t step = 0; step <= numSteps; ++step) {
+      for (; nextDerivation < schedule.derivations.size() &&
+             schedule.derivations[nextDerivation].beforeStep == step;
+           ++nextDerivation) {
+        const DerivationStep &derivation = schedule.derivations[nextDerivation];
+        for (ValueId value : derivation.reads)
+          readValue(value);
+        latestStep[derivation.value] = -1; // not a step's instance
+      }
+      if (step == numSteps)
+        break;
       const GraphOp &op = graph.op(schedule.steps[step]);
       for (ValueId operand : op.operands)
-        if (latestStep[operand] >= 0)
-          read[latestStep[operand]] = true;
+        readValue(operand);
       for (ValueId result : op.results)
         latestStep[result] = static_cast<int64_t>(step);
       ++evaluations[schedule.steps[step]];
@@ -892,8 +1199,11 @@ void dropUnreadEvaluations(const Graph &graph, Schedule &schedule) {
           latestStep[value] >= 0)
         read[latestStep[value]] = true;
     std::vector<OpId> kept;
+    // Old step index -> how many steps are kept before it.
+    std::vector<size_t> keptBefore(numSteps + 1, 0);
     std::vector<uint8_t> seen(graph.numOps(), 0);
     for (size_t step = 0; step < numSteps; ++step) {
+      keptBefore[step] = kept.size();
       OpId op = schedule.steps[step];
       bool first = !seen[op];
       seen[op] = 1;
@@ -904,6 +1214,12 @@ void dropUnreadEvaluations(const Graph &graph, Schedule &schedule) {
       }
       kept.push_back(op);
     }
+    keptBefore[numSteps] = kept.size();
+    for (DerivationStep &derivation : schedule.derivations)
+      derivation.beforeStep = keptBefore[derivation.beforeStep];
+    if (schedule.backwardStart)
+      schedule.backwardStart =
+          keptBefore[std::min(*schedule.backwardStart, numSteps)];
     schedule.steps = std::move(kept);
   }
 }
@@ -1007,6 +1323,8 @@ finish(const Graph &graph, const Classification &phases,
   for (OpId op : schedule.steps)
     if (int pos = problem.position[op]; pos != kNone) // folded views cost 0
       costUs += ran[pos]++ ? problem.costUs[pos] : problem.firstCostUs[pos];
+  for (const DerivationStep &derivation : schedule.derivations)
+    costUs += derivation.timeUs;
   absl::StatusOr<SimulationResult> simulation =
       simulate(graph, phases, schedule, costModel);
   if (!simulation.ok())

@@ -384,11 +384,13 @@ absl::StatusOr<Plan> budgetPlan(const PlanContext &context,
 }
 
 /// Decisions of an `optimal` schedule: a forward value backward reads is
-/// recomputed if its producer is re-evaluated in backward before that read,
-/// else saved.
-absl::StatusOr<Plan> planFromOptimal(const PlanContext &context,
-                                     OptimalSolution solution,
-                                     int64_t budgetBytes) {
+/// derived if the schedule derives it (`candidates`: what the MILP chose
+/// from), else recomputed if its producer is re-evaluated in backward
+/// before that read, else saved.
+absl::StatusOr<Plan>
+planFromOptimal(const PlanContext &context, OptimalSolution solution,
+                int64_t budgetBytes,
+                const std::vector<DerivationChoice> &candidates) {
   absl::StatusOr<SimulationResult> simulation =
       simulateFlat(context.graph, context.flat, context.phases,
                    solution.schedule, context.tables);
@@ -398,6 +400,21 @@ absl::StatusOr<Plan> planFromOptimal(const PlanContext &context,
                      simulation.status().message()));
   StrategyResult result;
   result.budgetBytes = budgetBytes;
+  // A derivation weighed in the MILP against holding and replaying the
+  // value: its reason gives the bytes a save would hold and its own time.
+  for (const DerivationStep &step : solution.schedule.derivations) {
+    auto same = [&](const DerivationChoice &choice) {
+      return choice.value == step.value && choice.derivation.from == step.reads;
+    };
+    if (std::any_of(result.derivations.begin(), result.derivations.end(), same))
+      continue;
+    auto candidate = std::find_if(candidates.begin(), candidates.end(), same);
+    if (candidate == candidates.end()) // a budget incumbent's derivation
+      continue;
+    DerivationChoice choice = *candidate;
+    choice.replacedSaveBytes = context.tables.valueBytes[step.value];
+    result.derivations.push_back(std::move(choice));
+  }
   return planFromSchedule(context, result, std::move(solution.schedule),
                           *simulation, ChainAttribution::LastEvaluation);
 }
@@ -458,6 +475,13 @@ absl::StatusOr<Plan> planOptimal(const PlanContext &context) {
       return std::nullopt;
     return std::move(plan->schedule);
   };
+  // Save, replay and derive compete in the MILP (docs/Optimal.md).
+  const std::vector<DerivationChoice> derivations =
+      derivationCandidates(context);
+  for (const DerivationChoice &candidate : derivations)
+    optimalOptions.derivations.push_back(
+        {candidate.value, candidate.derivation.from, candidate.costUs,
+         derivationElements(context, candidate.value)});
   absl::StatusOr<OptimalSolution> solution = solveOptimal(
       graph, context.phases, budgetBytes, context.costModel, optimalOptions);
   if (!solution.ok())
@@ -469,7 +493,7 @@ absl::StatusOr<Plan> planOptimal(const PlanContext &context) {
   bound.timeUs = solution->lowerBoundUs;
   bound.lpStopped = solution->timedOut && !solution->provenOptimal;
   absl::StatusOr<Plan> plan =
-      planFromOptimal(context, std::move(*solution), budgetBytes);
+      planFromOptimal(context, std::move(*solution), budgetBytes, derivations);
   if (plan.ok())
     plan->lowerBound = bound;
   return plan;

@@ -250,8 +250,15 @@ std::vector<DerivationChoice> chooseDerivations(const PlanContext &context,
                                                 std::vector<uint8_t> &keep,
                                                 bool replaceSaves,
                                                 double bytesPerUs);
+/// Every single-step derivation the user's tags and the exactness rules
+/// allow, for a forward value (one per inverse rule of each forward user),
+/// with its backward time in `costUs`; the other figures are unset.
+/// `optimal` lets its MILP choose among them.
+std::vector<DerivationChoice> derivationCandidates(const PlanContext &context);
 double derivationTimeUs(const PlanContext &context,
                         const Derivation &derivation, ValueId value);
+/// The elements a derivation of `value` computes (its flops).
+double derivationElements(const PlanContext &context, ValueId value);
 /// The derivation of operand `rule.recoveredOperand` of `via` through `rule`:
 /// it reads the op's first result, then the rule's other operands.
 Derivation derivationThrough(const Graph &graph, OpId via,

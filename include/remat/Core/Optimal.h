@@ -33,6 +33,18 @@ struct OptimalProgress {
   std::optional<double> recomputeTimeBoundUs;
 };
 
+/// A way to re-create a value from other values through an inverse rule
+/// (`h = out - mlpwo`), which the MILP may choose in any stage instead of
+/// holding or replaying the value. The caller decides which derivations the
+/// user's tags and the exactness rules allow (planOptimal:
+/// detail::derivationCandidates).
+struct OptimalDerivation {
+  ValueId value = kNoId;
+  std::vector<ValueId> reads; // what the rule reads (DerivationStep::reads)
+  double timeUs = 0;          // predicted time of one derivation
+  double flops = 0;
+};
+
 struct OptimalOptions {
   /// Wall-clock limit for the solver. When it runs out, the best schedule
   /// found so far (the incumbent's, if CBC found none better) is returned
@@ -51,6 +63,14 @@ struct OptimalOptions {
   /// recomputes forward values only.
   /// Callers layer their own bans (policies, random ops) through this.
   std::vector<bool> recomputable;
+  /// Derivations the schedule may use (docs/Optimal.md, "Derivations"): a
+  /// derivation runs in a stage after its sources' first evaluations, and
+  /// the ops after it in the stage, and any op in a later stage while it is
+  /// held, may read the derived copy. Candidates the MILP cannot place are
+  /// skipped: one of a value no scheduled op produces or that is a function
+  /// result or a view, one reading a folded view, one whose value no op
+  /// could read once derived.
+  std::vector<OptimalDerivation> derivations;
   /// Called from the solver's thread as its search advances (after each
   /// node and each new incumbent), for progress displays; callers rate-limit.
   std::function<void(const OptimalProgress &)> progress;
@@ -88,8 +108,9 @@ struct OptimalSolution {
   double lowerBoundUs = 0;
   /// Whether lowerBoundUs is the solver's (its proof or CBC's bound) rather
   /// than every op evaluated once: the latter for a schedule outside the
-  /// MILP's class (a `budget` incumbent with a derivation), about which the
-  /// MILP proves nothing.
+  /// MILP's class (a `budget` incumbent that replays an op with a function
+  /// result, or derives a value in a way the MILP does not model), about
+  /// which the MILP proves nothing.
   bool lowerBoundFromSolver = false;
   /// The time limit struck before the search ended (acceptSuboptimal); the
   /// schedule may still be proven optimal (one evaluation of every op).
