@@ -124,6 +124,7 @@ struct Option {
   bool exact = true; // the derivation and every one feeding it
   std::vector<DerivationChoice> feeding; // sub-derivations, innermost first
   std::vector<ValueId> saves;            // sources saved for it
+  std::vector<ValueId> replays;          // sources replayed for it
   int64_t saveBytes = 0;
   double timeUs = 0; // backward time of the derivation and its feeders
 };
@@ -369,6 +370,11 @@ private:
       for (ValueId source : feeder.derivation.from)
         pinned_[source] = 1;
     }
+    // What a replayed source reads must stay available, never derived
+    // from the value (a cycle in the walk).
+    for (ValueId source : option.replays)
+      for (ValueId operand : flat_.operands(flat_.producer[source]))
+        pinned_[operand] = 1;
     for (ValueId source : option.saves) {
       keep_[source] = 1;
       if (ValueId storage = flat_.storageOf(source); storage != source)
@@ -454,6 +460,24 @@ private:
            !constraints_.forcedRecompute(value);
   }
 
+  /// The time of replaying `value`'s op in backward when automatic
+  /// planning may and every operand it reads is free there (the walk then
+  /// replays it for the derivation reading it); nullopt otherwise.
+  /// The replay must not read a value being derived (on `stack`): that
+  /// would be a cycle.
+  std::optional<double> replayTime(ValueId value,
+                                   const std::vector<ValueId> &stack) const {
+    if (!constraints_.isForward[value] ||
+        !constraints_.recomputable(value, /*automatic=*/true))
+      return std::nullopt;
+    const OpId producer = flat_.producer[value];
+    for (ValueId operand : flat_.operands(producer))
+      if (!isFree(operand) ||
+          std::find(stack.begin(), stack.end(), operand) != stack.end())
+        return std::nullopt;
+    return context_.tables.replayTimeUs[producer];
+  }
+
   /// The bytes saving `value` adds: its storage's (a view keeps its base
   /// alive), unless that storage is an input, a result or saved anyway.
   int64_t saveBytes(ValueId value) const {
@@ -526,6 +550,18 @@ private:
                             score(derived->saveBytes, derived->timeUs))
           derived = std::move(candidate);
     }
+    // A source whose op reads only free values can be replayed for the
+    // derivation instead (`b = tanh(x)` for `a = y - b`): no bytes from
+    // forward, the replay's time.
+    std::optional<double> replayCost = replayTime(source, stack);
+    if (replayCost &&
+        (!saveCost || score(0, *replayCost) < score(*saveCost, 0)) &&
+        (!derived ||
+         score(0, *replayCost) <= score(derived->saveBytes, derived->timeUs))) {
+      option.timeUs += *replayCost;
+      option.replays.push_back(source);
+      return true;
+    }
     if (derived && (!saveCost || score(derived->saveBytes, derived->timeUs) <
                                      score(*saveCost, 0))) {
       for (DerivationChoice &feeder : derived->feeding)
@@ -534,6 +570,8 @@ private:
         if (std::find(option.saves.begin(), option.saves.end(), saved) ==
             option.saves.end())
           option.saves.push_back(saved);
+      option.replays.insert(option.replays.end(), derived->replays.begin(),
+                            derived->replays.end());
       option.saveBytes = saturatingAdd(option.saveBytes, derived->saveBytes);
       option.timeUs += derived->timeUs;
       option.exact &= derived->exact;

@@ -594,16 +594,19 @@ private:
   }
 
   void appendNotNeededReason(ValueId value) {
-    if (facts_.recomputed[value] && facts_.owner[value] != kNoId) {
-      out_ += "not needed by backward: replayed only to recompute ";
-      appendName(facts_.owner[value]);
-      return;
-    }
-    if (ValueId derived = derivationReading(value);
-        facts_.recomputed[value] && derived != kNoId) {
-      out_ += "not needed by backward: replayed for the derivation of ";
-      appendName(derived);
-      return;
+    if (facts_.recomputed[value]) {
+      // What the replay was for: the walk's owner, else (a schedule whose
+      // walk attributes none, `optimal`'s) a derivation reading it.
+      ValueId owner = facts_.owner[value];
+      if (owner == kNoId)
+        owner = derivationReading(value);
+      if (owner != kNoId) {
+        out_ += derivedIndex(owner) >= 0
+                    ? "not needed by backward: replayed for the derivation of "
+                    : "not needed by backward: replayed only to recompute ";
+        appendName(owner);
+        return;
+      }
     }
     OpId producer = producerOf(value);
     bool readsInputs = false;
