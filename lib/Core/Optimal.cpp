@@ -596,6 +596,8 @@ Formulation formulate(const Problem &problem, int64_t budgetUnits,
   double maxCost = 0;
   for (double cost : problem.costUs)
     maxCost = std::max(maxCost, cost);
+  for (const DerivationSlot &slot : problem.slots)
+    maxCost = std::max(maxCost, slot.costUs);
   auto timeCoefficient = [&](double costUs) {
     if (objective != Objective::MinimiseTime || maxCost <= 0)
       return 0.0;
