@@ -658,6 +658,24 @@ Formulation formulate(const Problem &problem, int64_t budgetUnits,
           milp.addColumn(0, 1, timeCoefficient(slot.costUs), true);
   }
   auto derive = [&](int d, int t) { return formulation.derive[d][t]; };
+  // One derivation rule per value in the whole schedule: the plan records
+  // one per value, and remat-partition emits every derivation of it with
+  // that one. use_d >= D[d][t], and the uses of a value's slots sum to 1.
+  for (int v = 0; v < numValues; ++v) {
+    const std::vector<int> &copies = problem.values[v].copies;
+    if (copies.size() < 2)
+      continue;
+    Terms uses;
+    for (int copy : copies) {
+      const int d = problem.values[copy].slot;
+      const int use = milp.addColumn(0, 1, 0, true);
+      uses.push_back({use, 1});
+      for (int t = 0; t < n; ++t)
+        if (derive(d, t) != kNone)
+          milp.addRow({{derive(d, t), 1}, {use, -1}}, -infinity, 0);
+    }
+    milp.addRow(uses, -infinity, 1);
+  }
   // The column that makes value v in stage t (R or D), or kNone.
   auto produce = [&](int t, int v) {
     const ScheduledValue &value = problem.values[v];

@@ -666,6 +666,16 @@ TEST(OptimalTest, TheMilpDerivesWhatItCanNeitherHoldNorReplay) {
   EXPECT_LE(with->totalCostUs, 15 + 1 + 0.5 + 1e-9);
   EXPECT_GE(with->totalCostUs, 15 + 0.5 - 1e-9);
 
+  // A second way to derive a (here the same rule twice): one slot each,
+  // and one rule per value in the schedule.
+  options.derivations.push_back(options.derivations.front());
+  absl::StatusOr<OptimalSolution> twice =
+      solveOptimal(graph, phases, kBudget, costModel, options);
+  ASSERT_TRUE(twice.ok()) << twice.status();
+  expectConsistent(graph, phases, *twice, kBudget);
+  EXPECT_DOUBLE_EQ(twice->totalCostUs, with->totalCostUs);
+  EXPECT_EQ(twice->schedule.derivations.size(), 1u);
+
   // With room to hold a, holding costs nothing and wins.
   absl::StatusOr<OptimalSolution> roomy =
       solveOptimal(graph, phases, 15, costModel, options);
@@ -804,6 +814,14 @@ TEST(OptimalTest, DerivationsNeverMakeTheOptimumWorse) {
           solveOptimal(graph, phases, budget, costModel, without);
       absl::StatusOr<OptimalSolution> derived =
           solveOptimal(graph, phases, budget, costModel, with);
+      // One derivation rule per value (the plan records one).
+      if (derived.ok()) {
+        std::map<ValueId, std::vector<ValueId>> rule;
+        for (const DerivationStep &step : derived->schedule.derivations) {
+          auto it = rule.emplace(step.value, step.reads).first;
+          EXPECT_EQ(it->second, step.reads) << "value " << step.value;
+        }
+      }
       if (plain.ok()) {
         ASSERT_TRUE(derived.ok())
             << "budget " << budget << ": " << derived.status();
