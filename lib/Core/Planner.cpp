@@ -402,6 +402,9 @@ planFromOptimal(const PlanContext &context, OptimalSolution solution,
   result.budgetBytes = budgetBytes;
   // A derivation weighed in the MILP against holding and replaying the
   // value: its reason gives the bytes a save would hold and its own time.
+  // (A `budget` incumbent's derivations are among the candidates too: the
+  // same rules and tags.) The plan records one rule per value, which
+  // remat-partition emits for every derivation of it.
   for (const DerivationStep &step : solution.schedule.derivations) {
     auto same = [&](const DerivationChoice &choice) {
       return choice.value == step.value && choice.derivation.from == step.reads;
@@ -409,8 +412,16 @@ planFromOptimal(const PlanContext &context, OptimalSolution solution,
     if (std::any_of(result.derivations.begin(), result.derivations.end(), same))
       continue;
     auto candidate = std::find_if(candidates.begin(), candidates.end(), same);
-    if (candidate == candidates.end()) // a budget incumbent's derivation
-      continue;
+    auto sameValue = [&](const DerivationChoice &choice) {
+      return choice.value == step.value;
+    };
+    if (candidate == candidates.end() ||
+        std::any_of(result.derivations.begin(), result.derivations.end(),
+                    sameValue))
+      return absl::InternalError(absl::StrCat(
+          "the optimal schedule derives value ", step.value,
+          " through a rule the planner did not offer, or through two rules "
+          "(a planner bug; please report it with the graph)"));
     DerivationChoice choice = *candidate;
     choice.replacedSaveBytes = context.tables.valueBytes[step.value];
     result.derivations.push_back(std::move(choice));
