@@ -85,8 +85,8 @@ struct DerivationSlot {
   int copy = kNone;         // index in values of the derived copy
   std::vector<int> sources; // indices in values; graph inputs left out
   int after = kNone;        // the last position its sources need
-  double costUs = 0;
-  DerivationStep step; // what the schedule records (beforeStep unset)
+  /// What the schedule records (beforeStep unset); its timeUs is the cost.
+  DerivationStep step;
 };
 
 bool isAliasingView(const GraphOp &op) {
@@ -200,7 +200,6 @@ void addDerivationSlots(const Graph &graph, const OptimalOptions &options,
           return reader > slot.after || problem.recomputable[reader];
         }))
       continue;
-    slot.costUs = option.timeUs;
     slot.step.value = option.value;
     slot.step.reads = option.reads;
     slot.step.timeUs = option.timeUs;
@@ -597,7 +596,7 @@ Formulation formulate(const Problem &problem, int64_t budgetUnits,
   for (double cost : problem.costUs)
     maxCost = std::max(maxCost, cost);
   for (const DerivationSlot &slot : problem.slots)
-    maxCost = std::max(maxCost, slot.costUs);
+    maxCost = std::max(maxCost, slot.step.timeUs);
   auto timeCoefficient = [&](double costUs) {
     if (objective != Objective::MinimiseTime || maxCost <= 0)
       return 0.0;
@@ -655,7 +654,7 @@ Formulation formulate(const Problem &problem, int64_t budgetUnits,
     const DerivationSlot &slot = problem.slots[d];
     for (int t = slot.after + 1; t <= lastStage[slot.copy]; ++t)
       formulation.derive[d][t] =
-          milp.addColumn(0, 1, timeCoefficient(slot.costUs), true);
+          milp.addColumn(0, 1, timeCoefficient(slot.step.timeUs), true);
   }
   auto derive = [&](int d, int t) { return formulation.derive[d][t]; };
   // One derivation rule per value in the whole schedule: the plan records

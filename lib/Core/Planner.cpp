@@ -409,15 +409,15 @@ planFromOptimal(const PlanContext &context, OptimalSolution solution,
     auto same = [&](const DerivationChoice &choice) {
       return choice.value == step.value && choice.derivation.from == step.reads;
     };
-    if (std::any_of(result.derivations.begin(), result.derivations.end(), same))
-      continue;
+    auto recorded =
+        std::find_if(result.derivations.begin(), result.derivations.end(),
+                     [&](const DerivationChoice &choice) {
+                       return choice.value == step.value;
+                     });
     auto candidate = std::find_if(candidates.begin(), candidates.end(), same);
-    auto sameValue = [&](const DerivationChoice &choice) {
-      return choice.value == step.value;
-    };
-    if (candidate == candidates.end() ||
-        std::any_of(result.derivations.begin(), result.derivations.end(),
-                    sameValue))
+    if (recorded != result.derivations.end() && same(*recorded))
+      continue;
+    if (recorded != result.derivations.end() || candidate == candidates.end())
       return absl::InternalError(absl::StrCat(
           "the optimal schedule derives value ", step.value,
           " through a rule the planner did not offer, or through two rules "
