@@ -2,7 +2,31 @@
 
 import operator
 
+import torch
 import torch.fx
+
+# Symbolic scalars (PyTorch 2.x; 1.13 has none of them): the values of size
+# computations in a graph traced with dynamic shapes.
+_SYMBOLIC_TYPES = tuple(getattr(torch, name) for name in
+                        ("SymInt", "SymFloat", "SymBool") if hasattr(torch, name))
+
+
+def is_symbolic(node):
+    """Whether an FX node's value is a scalar (a size, or arithmetic on
+    sizes), not a tensor: a SymInt placeholder of a graph traced with
+    dynamic shapes, `sym_size`, `operator.mul` of sizes, ..."""
+    val = node.meta.get("val", None)
+    return isinstance(val, _SYMBOLIC_TYPES + (int, float, bool))
+
+
+def size_hint(dim):
+    """A dimension as an int: a symbolic one by the size it had when traced
+    (its hint), as PyTorch's partitioner weighs it; None when it has no hint
+    (a data-dependent size)."""
+    if isinstance(dim, _SYMBOLIC_TYPES):
+        hint = getattr(dim.node, "hint", None)
+        return None if hint is None else int(hint)
+    return int(dim)
 
 
 def meta_of(node):
@@ -21,7 +45,10 @@ def meta_of(node):
         dtype = getattr(m, "dtype", None)
         if shape is None or dtype is None:
             return None
-        return (tuple(int(d) for d in shape), dtype)
+        sizes = tuple(size_hint(d) for d in shape)
+        if None in sizes:
+            return None
+        return (sizes, dtype)
 
     # TensorMetadata is itself a NamedTuple: test for a shape first.
     if isinstance(meta, (tuple, list)) and not hasattr(meta, "shape"):

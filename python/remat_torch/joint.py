@@ -20,7 +20,7 @@ from remat.mlir_text import quoted
 from remat_torch import ops as op_table
 from remat_torch.capture import capture_joint
 from remat_torch.emitter import DTYPES, Emitter, ExportError, Value
-from remat_torch.fxmeta import meta_from_getitems, meta_of
+from remat_torch.fxmeta import is_symbolic, meta_from_getitems, meta_of
 from remat_torch.lowering import lower_node
 from remat_torch.nn_ops import find_cpu_dropouts, lower_cpu_dropout
 from remat_torch.regions import marker_kind, node_tags
@@ -90,8 +90,15 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
     if not any(n.name.startswith("tangents") for n in placeholders):
         raise ExportError("the joint graph has no tangents_* placeholder: "
                           "trace a function whose output requires grad")
+    # A graph traced with dynamic shapes also takes its sizes (SymInts) and
+    # computes on them: those are not tensors and not exported; tensor
+    # shapes are planned at the sizes traced (their hints).
+    tensor_placeholders = [n for n in placeholders if not is_symbolic(n)]
+    # Constant tensors the graph reads as module attributes: arguments like
+    # the parameters (held by the module, free to read in either half).
+    constants = [n for n in graph.nodes if n.op == "get_attr"]
     emitter = Emitter(function_name)
-    emitter.first_extra_argument = len(placeholders)
+    emitter.first_extra_argument = len(tensor_placeholders) + len(constants)
     emitter.replayable_random = replayable_random
     try:
         tags = node_tags(graph, op_table.packet)
@@ -99,7 +106,15 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
         raise ExportError(str(error)) from None
     dropouts = find_cpu_dropouts(graph) if replayable_random else {}
     arguments = []
-    for index, node in enumerate(placeholders):
+
+    def add_argument(node, shape, dtype, role, label):
+        emitter.argument_labels[label] = node.name
+        value = Value(f"%arg{len(arguments)}", shape, dtype)
+        emitter.values[node.name] = value
+        arguments.append(f"{value.ssa}: {value.type} {{remat.role = \"{role}\"}}"
+                         f" loc({quoted(label)})")
+
+    for node in tensor_placeholders:
         meta = meta_of(node)
         if meta is None or isinstance(meta, list):
             raise ExportError(f"placeholder '{node.name}' has no tensor shape "
@@ -114,26 +129,34 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
             label = (primal_names[primal_index]
                      if primal_names and primal_index < len(primal_names)
                      else node.name)
-        emitter.argument_labels[label] = node.name
-        value = Value(f"%arg{index}", shape, dtype)
-        emitter.values[node.name] = value
-        arguments.append(f"{value.ssa}: {value.type} {{remat.role = \"{role}\"}}"
-                         f" loc({quoted(label)})")
+        add_argument(node, shape, dtype, role, label)
+    for node in constants:
+        meta = meta_of(node)
+        if meta is None:
+            constant = _module_attribute(joint, node.target)
+            if isinstance(constant, torch.Tensor):
+                meta = (tuple(constant.shape), constant.dtype)
+        if meta is None or isinstance(meta, list) or meta[1] not in DTYPES:
+            raise ExportError(f"node '{node.name}' reads module attribute "
+                              f"'{node.target}', which is not a tensor remat "
+                              "can describe")
+        add_argument(node, meta[0], meta[1], "param", str(node.target))
 
     output_node = None
     for node in graph.nodes:
-        if node.op == "placeholder":
+        if node.op in ("placeholder", "get_attr"):
             continue
         if node.op == "output":
             output_node = node
             continue
-        if node.op == "get_attr":
-            raise ExportError(f"node '{node.name}' reads module attribute "
-                              f"'{node.target}' (a constant tensor); constants "
-                              "are not exported yet: pass it as an input")
         if node.op != "call_function":
             raise ExportError(f"node '{node.name}' is a {node.op}; the joint "
                               "graph should hold call_function nodes only")
+        if is_symbolic(node) or (
+                meta_of(node) is None and node.all_input_nodes and
+                all(is_symbolic(i) for i in node.all_input_nodes)):
+            # A size computation, or a check on sizes (_assert_scalar).
+            continue
         if marker_kind(node) is not None or \
                 (op_table.packet(node) in ("detach", "alias") and
                  len(node.args) == 1 and not node.kwargs) or \
@@ -162,8 +185,10 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
             meta = meta_from_getitems(node)
         if meta is None:
             raise ExportError(f"{where} has unknown output shapes (no "
-                              "tensor_meta/val metadata); remat needs static "
-                              "shapes: trace with concrete example inputs")
+                              "tensor_meta/val metadata, or a size that "
+                              "depends on data); remat needs static shapes "
+                              "or size hints: trace with concrete example "
+                              "inputs")
         results = meta if isinstance(meta, list) else [meta]
         if any(r is not None and r[1] not in DTYPES for r in results):
             raise ExportError(f"{where}: result dtype has no remat equivalent")
@@ -201,7 +226,10 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
         if position < num_fwd_outputs:
             attrs = '{remat.role = "output"}'
         else:
-            grad_of = position - num_fwd_outputs
+            # The argument of the primal it is the gradient of (sizes are
+            # primals too, but no arguments).
+            grad_of = tensor_placeholders.index(
+                primals[position - num_fwd_outputs])
             attrs = f'{{remat.grad_of = {grad_of} : i64, remat.role = "grad"}}'
         returned.append(value)
         result_attrs.append(f"{value.type} {attrs}")
@@ -221,6 +249,13 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
                      {k: list(v) for k, v in emitter.declined.items()},
                      list(emitter.rng_arguments), emitter.values,
                      emitter.origins)
+
+
+def _module_attribute(module, target):
+    """The attribute a get_attr node reads (a dotted path), or None."""
+    for name in str(target).split("."):
+        module = getattr(module, name, None)
+    return module
 
 
 def _named_tensors(module):

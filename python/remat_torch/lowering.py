@@ -4,7 +4,7 @@ the typed ops of ops.py, else `remat.opaque` with a cost estimate."""
 import operator
 
 from remat_torch.emitter import flops_attr
-from remat_torch.fxmeta import flat_nodes
+from remat_torch.fxmeta import flat_nodes, is_symbolic
 from remat_torch.nn_ops import lower_nn
 from remat_torch.ops import _name_attr, compute_class, estimate_flops, lower_typed, packet
 
@@ -26,6 +26,8 @@ def lower_node(emitter, node, results, where):
         return
     operands = []
     for arg in flat_nodes(node.args) + flat_nodes(list(node.kwargs.values())):
+        if is_symbolic(arg):
+            continue  # a size (dynamic shapes): not a tensor operand
         value = emitter.values.get(arg.name)
         if value is None:
             raise ValueError(f"{where}: operand '{arg.name}' was not exported")

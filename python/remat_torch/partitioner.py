@@ -74,7 +74,7 @@ import torch.utils._pytree as pytree
 import remat
 from remat_torch import ops as op_table
 from remat_torch.emitter import ExportError
-from remat_torch.fxmeta import flat_nodes
+from remat_torch.fxmeta import flat_nodes, is_symbolic
 from remat_torch.joint import graph_to_mlir
 from remat_torch.workspace import profile_op_times, profile_workspace
 
@@ -348,6 +348,8 @@ def _choose_saved(plan_on_graph, report, joint):
                 f"{row['name']}: {decision} decision has no FX value to "
                 "apply to; backward recomputes what it needs instead")
             continue
+        if node.op == "get_attr" and decision == "save":
+            continue  # a module's constant: the backward reads it as is
         if node in backward:
             # An exporter helper of a backward node (the scalar constant of
             # a backward division, say): the forward cannot compute it.
@@ -403,7 +405,10 @@ def _close_saved_set(graph, saved, derived, num_fwd_outputs, adjustments,
                                    num_fwd_outputs)
         missing = []
         for node in replayed:
-            if _is_primal(node) or node in forward_outputs:
+            if _is_primal(node) or node in forward_outputs or is_symbolic(node):
+                # A size the backward needs is handed over as PyTorch's
+                # partitioners hand it (a saved SymInt), not computed again
+                # from the tensor it was read from.
                 missing.append(node)
             elif (_is_random(node) and not replay_random) or \
                     (any(i in mutated for i in node.all_input_nodes) and
@@ -429,6 +434,8 @@ def _extract(joint, saved_nodes, num_fwd_outputs, static_lifetime_input_indices)
         parameters = {}
     if "saved_sym_nodes" not in parameters:  # PyTorch 1.13
         return extract(joint, saved_nodes)
+    saved_sym_nodes = [n for n in saved_nodes if is_symbolic(n)]
+    saved_nodes = [n for n in saved_nodes if not is_symbolic(n)]
     kwargs = {"num_fwd_outputs": num_fwd_outputs}
     if "static_lifetime_input_nodes" in parameters and \
             static_lifetime_input_indices is not None:
@@ -439,7 +446,7 @@ def _extract(joint, saved_nodes, num_fwd_outputs, static_lifetime_input_indices)
         primals = [n for n in joint.graph.nodes if _is_primal(n)]
         kwargs["static_lifetime_input_nodes"] = OrderedSet(
             primals[i] for i in static_lifetime_input_indices)
-    return extract(joint, saved_nodes, [], **kwargs)
+    return extract(joint, saved_nodes, saved_sym_nodes, **kwargs)
 
 
 def _drop_unread(graph):
@@ -510,7 +517,9 @@ class _SavedInterface:
     after its `num_fwd_outputs` real ones, and the backward's placeholders
     before the tangents, pair by pair. Rewrites of the backward that need
     another saved value, or no longer need one, go through here so the two
-    sides stay in step."""
+    sides stay in step. Saved sizes (SymInts, dynamic shapes) are the
+    forward's last outputs and the backward's first inputs, as AOTAutograd
+    passes them; they are kept as extracted."""
 
     def __init__(self, fw_module, bw_module, num_fwd_outputs):
         self.fw_graph, self.bw_graph = fw_module.graph, bw_module.graph
@@ -520,7 +529,12 @@ class _SavedInterface:
         placeholders = [n for n in self.bw_graph.nodes
                         if n.op == "placeholder" and not _is_tangent(n)]
         saved = returned[num_fwd_outputs:]
-        if len(saved) != len(placeholders) or any(
+        self.sizes = [n for n in saved if is_symbolic(n)]
+        saved = [n for n in saved if not is_symbolic(n)]
+        size_inputs = [n for n in placeholders if is_symbolic(n)]
+        placeholders = [n for n in placeholders if not is_symbolic(n)]
+        if [n.name for n in self.sizes] != [n.name for n in size_inputs] or \
+                len(saved) != len(placeholders) or any(
                 f.name != b.name for f, b in zip(saved, placeholders)):
             raise _Unsupported("the forward's saved outputs do not match the "
                                "backward's inputs")
@@ -541,7 +555,12 @@ class _SavedInterface:
         fw_node = self.fw_nodes.get(fw_name)
         if fw_node is None:
             return None
-        with self.bw_graph.inserting_after(self.pairs[-1][1]):
+        # After the saved values (and sizes), before the tangents.
+        inputs = [n for n in self.bw_graph.nodes
+                  if n.op == "placeholder" and not _is_tangent(n)]
+        where = (self.bw_graph.inserting_after(inputs[-1]) if inputs else
+                 self.bw_graph.inserting_before(next(iter(self.bw_graph.nodes))))
+        with where:
             placeholder = self.bw_graph.placeholder(fw_name)
         placeholder.meta = dict(fw_node.meta)
         self.pairs.append((fw_node, placeholder))
@@ -559,7 +578,8 @@ class _SavedInterface:
 
     def write(self):
         self.fw_output.args = (tuple(self.real_outputs) +
-                               tuple(f for f, _ in self.pairs),)
+                               tuple(f for f, _ in self.pairs) +
+                               tuple(self.sizes),)
         self.fw_graph.eliminate_dead_code()
 
 

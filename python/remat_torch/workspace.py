@@ -47,6 +47,7 @@ import torch
 import torch.fx
 from torch.profiler import ProfilerActivity, profile, record_function
 
+from remat_torch.fxmeta import size_hint
 from remat_torch.ops import packet
 
 _TAG = "remat_workspace:"
@@ -72,8 +73,12 @@ def _tensor_meta(node, device):
     `tensor_meta`, whose device is `device` (None: unknown)."""
     val = node.meta.get("val", None)
     if isinstance(val, torch.Tensor):
-        return _Meta(tuple(val.shape), tuple(val.stride()), val.dtype,
-                     val.device)
+        # Symbolic sizes (dynamic shapes) at the sizes traced.
+        shape = tuple(size_hint(d) for d in val.shape)
+        stride = tuple(size_hint(d) for d in val.stride())
+        if None in shape or None in stride:
+            return None
+        return _Meta(shape, stride, val.dtype, val.device)
     meta = node.meta.get("tensor_meta", None)
     if device is None or not hasattr(meta, "stride") or \
             not hasattr(meta, "dtype"):  # no device, or several results

@@ -6,6 +6,13 @@
 - compiler="inductor": against torch.compile's default (Inductor with
   PyTorch's partitioner). Inductor fuses the two programs differently, so
   results agree within float rounding: 1e-4 normwise on the gradients.
+- Dynamic shapes (`torch.compile(dynamic=True)`, or Dynamo's automatic
+  dynamic shapes after a new batch size): the joint graph takes its sizes
+  as SymInt inputs; remat plans at the traced sizes and hands the sizes
+  the backward needs over as PyTorch does. Bitwise against the eager
+  reference at two batch sizes, with no fallback.
+- A tensor made in forward (`torch.tensor`), which the joint graph reads
+  as a module constant (get_attr): planned, not a fallback.
 
 Prints one line per case and `backend cases: PASS` when all pass.
 """
@@ -20,6 +27,7 @@ from torch._functorch.aot_autograd import make_boxed_func
 from torch._functorch.partitioners import min_cut_rematerialization_partition
 
 import remat_torch
+from remat_torch.fxmeta import is_symbolic
 from remat_torch.models import MODELS
 
 failures = []
@@ -59,6 +67,48 @@ def nop(gm, _inputs):
     return make_boxed_func(gm.forward)
 
 
+class ScaledByConstant(torch.nn.Module):
+    """Scales by a tensor made in forward: the joint graph reads it as a
+    lifted module constant (get_attr)."""
+
+    def __init__(self):
+        super().__init__()
+        self.linear = torch.nn.Linear(8, 3)
+
+    def forward(self, x):
+        scale = torch.tensor([0.5, 2.0, -1.0])
+        return (torch.tanh(self.linear(x)) * scale).square().sum()
+
+
+def recording(seen):
+    """PyTorch's partition, noting what each joint graph held: symbolic
+    size inputs, module constants."""
+    def partition(joint, inputs, **kwargs):
+        nodes = list(joint.graph.nodes)
+        seen.append({"symbolic": any(n.op == "placeholder" and is_symbolic(n)
+                                     for n in nodes),
+                     "constant": any(n.op == "get_attr" for n in nodes)})
+        return min_cut_rematerialization_partition(joint, inputs, **kwargs)
+    return partition
+
+
+def steps(module, batches, backend, dynamic):
+    """One step per input list, on one compiled copy of `module`."""
+    model = copy.deepcopy(module)
+    compiled = torch.compile(model, backend=backend, dynamic=dynamic)
+    results = []
+    for inputs in batches:
+        for p in model.parameters():
+            p.grad = None
+        results.append(step(compiled, inputs))
+    return results
+
+
+def same(a, b):
+    return torch.equal(a[0], b[0]) and \
+        all(torch.equal(x, y) for x, y in zip(a[1], b[1]))
+
+
 def main():
     print(f"PyTorch {torch.__version__}")
     reference_eager = aot_autograd(fw_compiler=nop, bw_compiler=nop,
@@ -95,6 +145,28 @@ def main():
               f"{name} inductor: within 1e-4 of torch.compile's default "
               f"(normwise {error:.1e}, {len(infos[0].saved) if infos else '?'} "
               "saved)")
+
+    cases = [(name, MODELS[name](), [MODELS[name]()[1], MODELS[name](batch=3)[1]],
+              True, "symbolic") for name in ("mlp", "llama", "gpt2_block")]
+    cases.append(("constant", (ScaledByConstant(), None),
+                  [(torch.randn(4, 8),)], False, "constant"))
+    for name, (module, _), batches, dynamic, feature in cases:
+        seen, infos = [], []
+        torch._dynamo.reset()
+        expected = steps(module, batches, aot_autograd(
+            fw_compiler=nop, bw_compiler=nop, partition_fn=recording(seen)),
+            dynamic)
+        torch._dynamo.reset()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # no fallback
+            got = steps(module, batches, remat_torch.backend(
+                compiler="eager", on_plan=infos.append), dynamic)
+        check(len(seen) == 1 and seen[0][feature] and len(infos) == 1 and
+              infos[0].fallback_reason is None and
+              all(same(e, g) for e, g in zip(expected, got)),
+              f"{name} eager, {'dynamic shapes at two batch sizes' if dynamic else 'a module constant'}: "
+              f"one plan, bitwise equal to PyTorch's partition "
+              f"({len(infos[0].saved) if infos else '?'} saved)")
 
     try:
         remat_torch.backend(strategy="fastest")
