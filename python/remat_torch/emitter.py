@@ -117,6 +117,9 @@ class Emitter:
         # every op but views emitted for it, as remat.workspace_bytes (the
         # scratch is held while any of them runs).
         self.workspace = 0
+        # Whether the FX node being lowered belongs to the backward (it
+        # depends on a tangent).
+        self.in_backward = False
         # Profiled time of the FX node being lowered (us), or None: stated
         # as remat.fixed_time_us on the op that computes the node's value
         # and as 0 on the other non-view ops emitted for it (one kernel,
@@ -157,6 +160,12 @@ class Emitter:
         discardable = dict(discardable or {})
         for tag in self.tags:
             discardable[tag] = None
+        if self.in_backward and not operands:
+            # A constant a backward node makes (zeros like a gradient, a
+            # scalar helper): without operands remat would classify it as
+            # forward, and a plan could save what PyTorch computes in
+            # backward.
+            discardable["remat.phase"] = '"backward"'
         if self.workspace > 0 and name not in STORAGE_VIEW_OPS:
             discardable["remat.workspace_bytes"] = f"{self.workspace} : i64"
         if self.op_time_us is not None and name not in STORAGE_VIEW_OPS:

@@ -1,4 +1,5 @@
-"""Shapes and dtypes of FX nodes, as PyTorch 1.13 and 2.x record them."""
+"""Shapes and dtypes of FX nodes, as PyTorch 1.13 and 2.x record them, and
+the parts of a joint graph."""
 
 import operator
 
@@ -81,3 +82,14 @@ def flat_nodes(args):
         for a in args:
             out.extend(flat_nodes(a))
     return out
+
+
+def backward_region(graph):
+    """The nodes of a joint graph that depend on a tangent (placeholders
+    tangents_*): the backward proper."""
+    backward = set()
+    for node in graph.nodes:
+        if (node.op == "placeholder" and node.name.startswith("tangents")) or \
+                any(i in backward for i in node.all_input_nodes):
+            backward.add(node)
+    return backward

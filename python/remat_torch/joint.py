@@ -20,7 +20,7 @@ from remat.mlir_text import quoted
 from remat_torch import ops as op_table
 from remat_torch.capture import capture_joint
 from remat_torch.emitter import DTYPES, Emitter, ExportError, Value
-from remat_torch.fxmeta import is_symbolic, meta_from_getitems, meta_of
+from remat_torch.fxmeta import backward_region, is_symbolic, meta_from_getitems, meta_of
 from remat_torch.lowering import lower_node
 from remat_torch.nn_ops import find_cpu_dropouts, lower_cpu_dropout
 from remat_torch.regions import marker_kind, node_tags
@@ -105,6 +105,7 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
     except ValueError as error:
         raise ExportError(str(error)) from None
     dropouts = find_cpu_dropouts(graph) if replayable_random else {}
+    backward = backward_region(graph)
     arguments = []
 
     def add_argument(node, shape, dtype, role, label):
@@ -196,6 +197,7 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
         emitter.workspace = (workspace_bytes or {}).get(node.name, 0)
         emitter.op_time_us = (op_times_us or {}).get(node.name)
         emitter.current_node = node.name
+        emitter.in_backward = node in backward
         if dropout is not None:
             value = lower_cpu_dropout(emitter, node, dropout, results)
             if value is None:
@@ -210,6 +212,7 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
         emitter.tags = []
         emitter.workspace = 0
         emitter.current_node = None
+        emitter.in_backward = False
 
     if output_node is None:
         raise ExportError("the joint graph has no output node")

@@ -74,7 +74,7 @@ import torch.utils._pytree as pytree
 import remat
 from remat_torch import ops as op_table
 from remat_torch.emitter import ExportError
-from remat_torch.fxmeta import flat_nodes, is_symbolic
+from remat_torch.fxmeta import backward_region, flat_nodes, is_symbolic
 from remat_torch.joint import graph_to_mlir
 from remat_torch.workspace import profile_op_times, profile_workspace
 
@@ -255,15 +255,6 @@ def _rng_functionalization():
     return apply
 
 
-def _backward_region(graph):
-    """Nodes that depend on a tangent: the backward proper."""
-    backward = set()
-    for node in graph.nodes:
-        if _is_tangent(node) or any(i in backward for i in node.all_input_nodes):
-            backward.add(node)
-    return backward
-
-
 def _required_forward(outputs):
     """Nodes the forward outputs are computed from (PyTorch's "required
     forward" nodes)."""
@@ -337,7 +328,7 @@ def _choose_saved(plan_on_graph, report, joint):
     (saved nodes in graph order, {derived node: (builder, [source nodes])}),
     a builder as in _DERIVATIONS."""
     saved, derived = set(), {}
-    backward = _backward_region(joint.graph)
+    backward = backward_region(joint.graph)
     for row in report.values:
         decision = row["decision"]
         if decision not in ("save", "derive"):
@@ -394,7 +385,7 @@ def _close_saved_set(graph, saved, derived, num_fwd_outputs, adjustments,
     generator state is then saved). Adds what is missing (primals, outputs,
     the results of such ops) until nothing is; returns the nodes backward
     replays."""
-    backward = _backward_region(graph)
+    backward = backward_region(graph)
     mutated = _mutated_primals(graph)
     output = next(n for n in graph.nodes if n.op == "output")
     # The forward returns these anyway; remat counts them as available, so
