@@ -11,8 +11,6 @@
   as SymInt inputs; remat plans at the traced sizes and hands the sizes
   the backward needs over as PyTorch does. Bitwise against the eager
   reference at two batch sizes, with no fallback.
-- A tensor made in forward (`torch.tensor`), which the joint graph reads
-  as a module constant (get_attr): planned, not a fallback.
 
 Prints one line per case and `backend cases: PASS` when all pass.
 """
@@ -67,35 +65,21 @@ def nop(gm, _inputs):
     return make_boxed_func(gm.forward)
 
 
-class ScaledByConstant(torch.nn.Module):
-    """Scales by a tensor made in forward: the joint graph reads it as a
-    lifted module constant (get_attr)."""
-
-    def __init__(self):
-        super().__init__()
-        self.linear = torch.nn.Linear(8, 3)
-
-    def forward(self, x):
-        scale = torch.tensor([0.5, 2.0, -1.0])
-        return (torch.tanh(self.linear(x)) * scale).square().sum()
-
-
 def recording(seen):
-    """PyTorch's partition, noting what each joint graph held: symbolic
-    size inputs, module constants."""
+    """PyTorch's partition, noting whether each joint graph took symbolic
+    sizes."""
     def partition(joint, inputs, **kwargs):
-        nodes = list(joint.graph.nodes)
-        seen.append({"symbolic": any(n.op == "placeholder" and is_symbolic(n)
-                                     for n in nodes),
-                     "constant": any(n.op == "get_attr" for n in nodes)})
+        seen.append(any(n.op == "placeholder" and is_symbolic(n)
+                        for n in joint.graph.nodes))
         return min_cut_rematerialization_partition(joint, inputs, **kwargs)
     return partition
 
 
-def steps(module, batches, backend, dynamic):
-    """One step per input list, on one compiled copy of `module`."""
+def steps(module, batches, backend):
+    """One step per input list, on one copy of `module` compiled with
+    dynamic shapes."""
     model = copy.deepcopy(module)
-    compiled = torch.compile(model, backend=backend, dynamic=dynamic)
+    compiled = torch.compile(model, backend=backend, dynamic=True)
     results = []
     for inputs in batches:
         for p in model.parameters():
@@ -146,26 +130,23 @@ def main():
               f"(normwise {error:.1e}, {len(infos[0].saved) if infos else '?'} "
               "saved)")
 
-    cases = [(name, MODELS[name](), [MODELS[name]()[1], MODELS[name](batch=3)[1]],
-              True, "symbolic") for name in ("mlp", "llama", "gpt2_block")]
-    cases.append(("constant", (ScaledByConstant(), None),
-                  [(torch.randn(4, 8),)], False, "constant"))
-    for name, (module, _), batches, dynamic, feature in cases:
+    for name in ("mlp", "llama", "gpt2_block"):
+        module, inputs = MODELS[name]()
+        batches = [inputs, MODELS[name](batch=3)[1]]
         seen, infos = [], []
         torch._dynamo.reset()
         expected = steps(module, batches, aot_autograd(
-            fw_compiler=nop, bw_compiler=nop, partition_fn=recording(seen)),
-            dynamic)
+            fw_compiler=nop, bw_compiler=nop, partition_fn=recording(seen)))
         torch._dynamo.reset()
         with warnings.catch_warnings():
             warnings.simplefilter("error")  # no fallback
             got = steps(module, batches, remat_torch.backend(
-                compiler="eager", on_plan=infos.append), dynamic)
-        check(len(seen) == 1 and seen[0][feature] and len(infos) == 1 and
+                compiler="eager", on_plan=infos.append))
+        check(seen == [True] and len(infos) == 1 and
               infos[0].fallback_reason is None and
               all(same(e, g) for e, g in zip(expected, got)),
-              f"{name} eager, {'dynamic shapes at two batch sizes' if dynamic else 'a module constant'}: "
-              f"one plan, bitwise equal to PyTorch's partition "
+              f"{name} eager, dynamic shapes at two batch sizes: one plan, "
+              f"bitwise equal to PyTorch's partition "
               f"({len(infos[0].saved) if infos else '?'} saved)")
 
     try:

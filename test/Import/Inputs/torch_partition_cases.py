@@ -31,7 +31,7 @@ from remat_torch.joint import graph_to_mlir
 from remat_torch.models import MODELS
 from remat_torch.training import compile_step
 
-aot_function, _, _, pytorch_min_cut = _aot_api()
+aot_function, aot_module, _, pytorch_min_cut = _aot_api()
 STRATEGIES = (("save-all", {}), ("recompute-all", {}), ("min-cut", {}),
               ("budget", {"memory_budget": 0.5}))
 failures = []
@@ -133,6 +133,42 @@ def backward_helper_case():
           same(results["pytorch"], results["remat"]),
           "backward helper: a constant of a backward op is planned in "
           "backward, not saved; same gradients")
+
+
+def module_constant_case():
+    """A tensor made in forward reaches the joint graph as a module constant
+    (get_attr): planned like a parameter, not a fallback (it was one)."""
+    class Scaled(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.linear = torch.nn.Linear(8, 3)
+
+        def forward(self, x):
+            scale = torch.tensor([0.5, 2.0, -1.0])
+            return (torch.tanh(self.linear(x)) * scale).square().sum()
+
+    torch.manual_seed(0)
+    module, x = Scaled(), torch.randn(4, 8)
+    results, constants = {}, []
+    for label, partition_fn in (
+            ("pytorch", pytorch_min_cut),
+            ("remat", functools.partial(partition, strict=True))):
+        def recording(joint, inputs, partition_fn=partition_fn, **kwargs):
+            constants.append(any(n.op == "get_attr" for n in joint.graph.nodes))
+            return partition_fn(joint, inputs, **kwargs)
+        compiled = aot_module(module, fw_compiler=lambda gm, _: _boxed(gm),
+                              bw_compiler=lambda gm, _: _boxed(gm),
+                              partition_fn=recording)
+        for p in module.parameters():
+            p.grad = None
+        loss = compiled(x)
+        loss.backward()
+        results[label] = (loss.detach(),
+                          [p.grad.clone() for p in module.parameters()])
+    check(constants == [True, True] and
+          same(results["pytorch"], results["remat"]),
+          "module constant: planned (strict), bitwise equal to PyTorch's "
+          "partition")
 
 
 def _derive_against_pytorch(f):
@@ -587,6 +623,7 @@ def main():
     models_case(args.models.split(","))
     dropout_case()
     backward_helper_case()
+    module_constant_case()
     derivation_case()
     derivation_chain_case()
     bindings_case(args.remat_opt)
