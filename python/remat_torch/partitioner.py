@@ -74,7 +74,7 @@ import torch.utils._pytree as pytree
 import remat
 from remat_torch import ops as op_table
 from remat_torch.emitter import ExportError
-from remat_torch.fxmeta import backward_region, flat_nodes, is_symbolic
+from remat_torch.fxmeta import backward_region, flat_nodes, is_symbolic, size_hint
 from remat_torch.joint import graph_to_mlir
 from remat_torch.workspace import profile_op_times, profile_workspace
 
@@ -105,6 +105,10 @@ class PartitionInfo:
     workspace: Dict[str, int] = field(default_factory=dict)
     # Op times stated to the planner: FX node name -> microseconds.
     op_times: Dict[str, float] = field(default_factory=dict)
+    # A graph traced with dynamic shapes: each symbolic size it takes
+    # (Dynamo's symbol, "s0") -> the size the plan was made for (its hint).
+    # Empty for static shapes.
+    sizes: Dict[str, int] = field(default_factory=dict)
 
 
 # schedule_plans is not the user's to set: this partitioner realises
@@ -854,6 +858,10 @@ def _partition(joint_module, joint_inputs, options, num_fwd_outputs,
                                workspace_bytes=workspace,
                                op_times_us=op_times)
     info.seconds["export"] = time.perf_counter() - clock
+    info.sizes = {str(n.meta["val"]): size_hint(n.meta["val"])
+                  for n in joint_module.graph.nodes
+                  if n.op == "placeholder" and
+                  isinstance(n.meta.get("val"), getattr(torch, "SymInt", ()))}
 
     clock = time.perf_counter()
     report, warning = _plan(mlir_graph.text, options, on_infeasible)

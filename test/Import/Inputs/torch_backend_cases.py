@@ -142,12 +142,15 @@ def main():
             warnings.simplefilter("error")  # no fallback
             got = steps(module, batches, remat_torch.backend(
                 compiler="eager", on_plan=infos.append))
+        batch = inputs[0].shape[0]
         check(seen == [True] and len(infos) == 1 and
               infos[0].fallback_reason is None and
+              batch in infos[0].sizes.values() and
               all(same(e, g) for e, g in zip(expected, got)),
               f"{name} eager, dynamic shapes at two batch sizes: one plan, "
-              f"bitwise equal to PyTorch's partition "
-              f"({len(infos[0].saved) if infos else '?'} saved)")
+              f"bitwise equal to PyTorch's partition, planned at batch "
+              f"{batch} ({len(infos[0].saved) if infos else '?'} saved, "
+              f"sizes {infos[0].sizes if infos else '?'})")
 
     try:
         remat_torch.backend(strategy="fastest")
