@@ -3,7 +3,7 @@ the typed ops of ops.py, else `remat.opaque` with a cost estimate."""
 
 import operator
 
-from remat_torch.emitter import flops_attr
+from remat_torch.emitter import ExportError, flops_attr
 from remat_torch.fxmeta import flat_nodes, is_symbolic
 from remat_torch.nn_ops import lower_nn
 from remat_torch.ops import _name_attr, compute_class, estimate_flops, lower_typed, packet
@@ -30,9 +30,9 @@ def lower_node(emitter, node, results, where):
             continue  # a size (dynamic shapes): not a tensor operand
         value = emitter.values.get(arg.name)
         if value is None:
-            raise ValueError(f"{where}: operand '{arg.name}' was not exported")
+            raise ExportError(f"{where}: operand '{arg.name}' was not exported")
         if isinstance(value, list):
-            raise ValueError(f"{where}: operand '{arg.name}' is a tuple")
+            raise ExportError(f"{where}: operand '{arg.name}' is a tuple")
         operands.append(value)
     present = [r for r in results if r is not None]
     klass = compute_class(name)
