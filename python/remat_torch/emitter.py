@@ -100,7 +100,7 @@ class Emitter:
         # ATen op -> "node: reason" for uses a typed mapping declined.
         self.declined: Dict[str, List[str]] = {}
         self.argument_labels: Dict[str, str] = {}  # value name -> placeholder
-        self.first_extra_argument = 0  # set to the placeholder count
+        self.first_extra_argument = 0  # set to the graph's argument count
         self.rng_arguments: Dict[str, Value] = {}  # label -> argument
         # Tags (remat.must_recompute, ...) for every op emitted for the
         # node being lowered (checkpoint regions).

@@ -87,6 +87,7 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
     graph = joint.graph
     placeholders = [n for n in graph.nodes if n.op == "placeholder"]
     primals = [n for n in placeholders if not n.name.startswith("tangents")]
+    primal_position = {node: i for i, node in enumerate(primals)}
     if not any(n.name.startswith("tangents") for n in placeholders):
         raise ExportError("the joint graph has no tangents_* placeholder: "
                           "trace a function whose output requires grad")
@@ -98,7 +99,6 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
     # the parameters (held by the module, free to read in either half).
     constants = [n for n in graph.nodes if n.op == "get_attr"]
     emitter = Emitter(function_name)
-    emitter.first_extra_argument = len(tensor_placeholders) + len(constants)
     emitter.replayable_random = replayable_random
     try:
         tags = node_tags(graph, op_table.packet)
@@ -119,13 +119,12 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
         meta = meta_of(node)
         if meta is None or isinstance(meta, list):
             raise ExportError(f"placeholder '{node.name}' has no tensor shape "
-                              "metadata; export tensors only (shapes must be "
-                              "static)")
+                              "metadata; export tensors only")
         shape, dtype = meta
         if node.name.startswith("tangents"):
             role, label = "tangent", node.name
         else:
-            primal_index = primals.index(node)
+            primal_index = primal_position[node]
             role = "param" if primal_index < param_count else "input"
             label = (primal_names[primal_index]
                      if primal_names and primal_index < len(primal_names)
@@ -142,6 +141,9 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
                               f"'{node.target}', which is not a tensor remat "
                               "can describe")
         add_argument(node, meta[0], meta[1], "param", str(node.target))
+    # Arguments the lowering adds (dropout's seeds and offsets) follow.
+    emitter.first_extra_argument = len(arguments)
+    argument_of = {node: i for i, node in enumerate(tensor_placeholders)}
 
     output_node = None
     for node in graph.nodes:
@@ -231,8 +233,7 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
         else:
             # The argument of the primal it is the gradient of (sizes are
             # primals too, but no arguments).
-            grad_of = tensor_placeholders.index(
-                primals[position - num_fwd_outputs])
+            grad_of = argument_of[primals[position - num_fwd_outputs]]
             attrs = f'{{remat.grad_of = {grad_of} : i64, remat.role = "grad"}}'
         returned.append(value)
         result_attrs.append(f"{value.type} {attrs}")
