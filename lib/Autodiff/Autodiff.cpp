@@ -57,8 +57,9 @@ Operation *cloneForwardOp(OpBuilder &builder, Operation &op, IRMapping &map,
   auto inputType = cast<RankedTensorType>(norm.getInput().getType());
   int64_t normalizedRank =
       cast<RankedTensorType>(norm.getWeight().getType()).getRank();
-  auto rstdType = RankedTensorType::get(
-      inputType.getShape().drop_back(normalizedRank), builder.getF32Type());
+  auto rstdType =
+      RankedTensorType::get(inputType.getShape().drop_back(normalizedRank),
+                            statsElementType(inputType.getElementType()));
   auto upgraded = RmsNormOp::create(
       builder, norm.getLoc(), norm.getResult().getType(), rstdType,
       map.lookupOrDefault(norm.getInput()),

@@ -29,7 +29,8 @@ DTYPES = {
     torch.uint8: "i8",
     torch.bool: "i1",
 }
-FLOAT_DTYPES = (torch.float32, torch.float16, torch.bfloat16)
+# Float dtypes remat's typed ops take (Remat_FloatTensor in RematOps.td).
+FLOAT_DTYPES = (torch.float64, torch.float32, torch.float16, torch.bfloat16)
 # remat ops whose result is a view of operand 0 (same storage, no new
 # buffer in PyTorch).
 VIEW_OPS = ("remat.broadcast", "remat.reshape", "remat.transpose")

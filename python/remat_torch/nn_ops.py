@@ -90,7 +90,7 @@ class _Call:
 def _float(*values):
     dtypes = {v.dtype for v in values if v is not None}
     if len(dtypes) != 1 or not dtypes <= set(FLOAT_DTYPES):
-        raise Declined("operands are not of one f32/f16/bf16 type: " +
+        raise Declined("operands are not of one f64/f32/f16/bf16 type: " +
                        ", ".join(str(d) for d in sorted(dtypes, key=str)))
 
 
@@ -110,11 +110,18 @@ def _expect_shape(result, shape, what):
                        f"remat's {list(shape)}")
 
 
-def _stats_ok(result, numel, what):
+def _stats_dtype(x):
+    """The dtype of a norm's statistics for input `x` (RematOps.h's
+    statsElementType, PyTorch's rule): f64 for f64, f32 otherwise."""
+    return torch.float64 if x.dtype == torch.float64 else torch.float32
+
+
+def _stats_ok(result, numel, what, x):
     if result is None:
         return
-    if result[1] != torch.float32:
-        raise Declined(f"{what} is {result[1]}, remat's statistics are f32")
+    if result[1] != _stats_dtype(x):
+        raise Declined(f"{what} is {result[1]}, remat's statistics of "
+                       f"{x.dtype} are {_stats_dtype(x)}")
     if _numel(result[0]) != numel:
         raise Declined(f"{what} has shape {list(result[0])}")
 
@@ -204,12 +211,12 @@ def _native_layer_norm(call):
         raise Declined(f"normalized_shape {normalized} with input "
                        f"{list(x.shape)}")
     lead = tuple(x.shape[:-k])
-    _stats_ok(call.result(1), _numel(lead), "mean")
-    _stats_ok(call.result(2), _numel(lead), "rstd")
+    _stats_ok(call.result(1), _numel(lead), "mean", x)
+    _stats_ok(call.result(2), _numel(lead), "rstd", x)
     eps = call.arg(4, "eps")
     y, mean, rstd = call.emit(
         "remat.layernorm", [x, w, b],
-        [(x.shape, x.dtype), (lead, torch.float32), (lead, torch.float32)],
+        [(x.shape, x.dtype), (lead, _stats_dtype(x)), (lead, _stats_dtype(x))],
         {"eps": exact_f64(eps)})
     values = [y, None, None]
     for index, (stat, label) in enumerate(((mean, "mean"), (rstd, "rstd")), 1):
@@ -233,7 +240,7 @@ def _native_layer_norm_backward(call):
                        f"{list(x.shape)}")
     lead = tuple(x.shape[:-k])
     for stat, label in ((mean, "mean"), (rstd, "rstd")):
-        _stats_ok((stat.shape, stat.dtype), _numel(lead), label)
+        _stats_ok((stat.shape, stat.dtype), _numel(lead), label, x)
     mean = call.reshape(mean, lead, "mean")
     rstd = call.reshape(rstd, lead, "rstd")
     return call.emit("remat.layernorm_backward", [g, x, w, mean, rstd],
@@ -254,16 +261,16 @@ def _batch_norm_common(call):
             list(b.shape) != [x.shape[1]]:
         raise Declined(f"input {list(x.shape)} with weight {list(w.shape)}")
     channels = x.shape[1]
-    _stats_ok(call.result(1), channels, "save_mean")
-    _stats_ok(call.result(2), channels, "save_invstd")
+    _stats_ok(call.result(1), channels, "save_mean", x)
+    _stats_ok(call.result(2), channels, "save_invstd", x)
     return x, w, b, channels
 
 
 def _native_batch_norm(call):
     x, w, b, channels = _batch_norm_common(call)
     return call.emit("remat.batchnorm", [x, w, b],
-                     [(x.shape, x.dtype), ((channels,), torch.float32),
-                      ((channels,), torch.float32)],
+                     [(x.shape, x.dtype), ((channels,), _stats_dtype(x)),
+                      ((channels,), _stats_dtype(x))],
                      {"eps": exact_f64(call.arg(7, "eps"))})
 
 
@@ -274,19 +281,20 @@ def _native_batch_norm_legit_functional(call):
     momentum = float(call.arg(6, "momentum"))
     running = [None, None]
     if any(live):
-        if x.dtype != torch.float32:
-            raise Declined("running statistics of a non-f32 input")
+        # The running statistics blend the batch's, which have the stats
+        # dtype: only an input of that dtype (f32, f64) gives one type.
+        if x.dtype != _stats_dtype(x):
+            raise Declined(f"running statistics of a {x.dtype} input")
         running = [call.tensor(3, "running_mean"), call.tensor(4, "running_var")]
         for r in running:
-            if r.dtype != torch.float32 or list(r.shape) != [channels]:
-                raise Declined("running statistics are not f32 [C]")
+            if r.dtype != x.dtype or list(r.shape) != [channels]:
+                raise Declined(f"running statistics are not {x.dtype} [C]")
+    stat = ((channels,), _stats_dtype(x))
     values = list(call.emit("remat.batchnorm", [x, w, b],
-                            [(x.shape, x.dtype), ((channels,), torch.float32),
-                             ((channels,), torch.float32)],
+                            [(x.shape, x.dtype), stat, stat],
                             {"eps": exact_f64(call.arg(7, "eps"))}))
     if not any(live):
         return values + [None, None]
-    stat = ((channels,), torch.float32)
     mean = values[1]
 
     def blend(old, new, label):
@@ -337,8 +345,8 @@ def _native_batch_norm_backward(call):
     if g.shape != x.shape or list(w.shape) != [channels]:
         raise Declined(f"input {list(x.shape)} with weight {list(w.shape)}")
     for stat, label in ((mean, "save_mean"), (invstd, "save_invstd")):
-        if stat.dtype != torch.float32 or list(stat.shape) != [channels]:
-            raise Declined(f"{label} is not f32 [C]")
+        if stat.dtype != _stats_dtype(x) or list(stat.shape) != [channels]:
+            raise Declined(f"{label} is not {_stats_dtype(x)} [C]")
     return call.emit("remat.batchnorm_backward", [g, x, w, mean, invstd],
                      [(x.shape, x.dtype), (w.shape, w.dtype), (w.shape, w.dtype)])
 

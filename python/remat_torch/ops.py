@@ -204,7 +204,6 @@ def lower_typed(emitter, node, name, results, where):
     if len(results) != 1 or results[0] is None:
         return None
     shape, dtype = results[0]
-    # Remat's float tensors are f32, f16 and bf16 (no f64).
     is_float = dtype in FLOAT_DTYPES
     args = node.args
     vals = emitter.values

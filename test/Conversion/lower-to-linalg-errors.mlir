@@ -5,3 +5,12 @@ func.func @opaque(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = remat.opaque "my_kernel"(%x) {flops = 4.0} : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// f64 is planned, not lowered: the kernels compute in f32.
+func.func @f64(%x: tensor<4xf64>) -> tensor<4xf64> {
+  // expected-error @below {{'remat.exp' op has f64 tensors, which remat plans but does not lower: its kernels compute in f32 and would lose precision; plan and partition the f64 graph with remat, and lower it with another compiler, or use f32}}
+  %0 = remat.exp %x : tensor<4xf64>
+  return %0 : tensor<4xf64>
+}

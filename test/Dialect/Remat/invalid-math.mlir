@@ -3,7 +3,7 @@
 // One case per verifier message of the ops in RematMathOps.td.
 
 func.func @dynamic_shape(%a: tensor<?x4xf32>) -> tensor<?x4xf32> {
-  // expected-error @+1 {{'remat.exp' op operand #0 must be statically shaped tensor of f32, f16 or bf16, but got 'tensor<?x4xf32>'}}
+  // expected-error @+1 {{'remat.exp' op operand #0 must be statically shaped tensor of f64, f32, f16 or bf16, but got 'tensor<?x4xf32>'}}
   %0 = remat.exp %a : tensor<?x4xf32>
   return %0 : tensor<?x4xf32>
 }
@@ -11,7 +11,7 @@ func.func @dynamic_shape(%a: tensor<?x4xf32>) -> tensor<?x4xf32> {
 // -----
 
 func.func @integer_add(%a: tensor<4xi64>) -> tensor<4xi64> {
-  // expected-error @+1 {{'remat.add' op operand #0 must be statically shaped tensor of f32, f16 or bf16, but got 'tensor<4xi64>'}}
+  // expected-error @+1 {{'remat.add' op operand #0 must be statically shaped tensor of f64, f32, f16 or bf16, but got 'tensor<4xi64>'}}
   %0 = remat.add %a, %a : tensor<4xi64>
   return %0 : tensor<4xi64>
 }

@@ -4,7 +4,7 @@
 // family in the order of the .td file.
 
 func.func @softmax_dynamic(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
-  // expected-error @+1 {{'remat.softmax' op operand #0 must be statically shaped tensor of f32, f16 or bf16, but got 'tensor<?x8xf32>'}}
+  // expected-error @+1 {{'remat.softmax' op operand #0 must be statically shaped tensor of f64, f32, f16 or bf16, but got 'tensor<?x8xf32>'}}
   %0 = remat.softmax %x dim = 1 : tensor<?x8xf32>
   return %0 : tensor<?x8xf32>
 }
@@ -92,7 +92,7 @@ func.func @rmsnorm_rstd(%x: tensor<2x16x64xbf16>, %w: tensor<64xbf16>) -> tensor
 // -----
 
 func.func @rmsnorm_rstd_type(%x: tensor<2x16x64xbf16>, %w: tensor<64xbf16>) -> tensor<2x16xbf16> {
-  // expected-error @+1 {{'remat.rmsnorm' op result #1 must be statically shaped f32 tensor of saved statistics, but got 'tensor<2x16xbf16>'}}
+  // expected-error @+1 {{'remat.rmsnorm' op result #1 must be statically shaped f32 (f64 for f64 inputs) tensor of saved statistics, but got 'tensor<2x16xbf16>'}}
   %0, %1 = remat.rmsnorm %x, %w eps = 1.0e-05 : (tensor<2x16x64xbf16>, tensor<64xbf16>) -> (tensor<2x16x64xbf16>, tensor<2x16xbf16>)
   return %1 : tensor<2x16xbf16>
 }
@@ -143,6 +143,23 @@ func.func @layernorm_mean(%x: tensor<16x2x64xf16>, %w: tensor<2x64xf16>, %b: ten
   // expected-error @+1 {{'remat.layernorm' op mean must have shape [16] (the input's leading, non-normalized dimensions), got [16, 2]}}
   %y, %mean, %rstd = remat.layernorm %x, %w, %b eps = 1.0e-05 : (tensor<16x2x64xf16>, tensor<2x64xf16>, tensor<2x64xf16>) -> (tensor<16x2x64xf16>, tensor<16x2xf32>, tensor<16xf32>)
   return %y : tensor<16x2x64xf16>
+}
+
+// -----
+
+// Statistics are f32, and f64 only for an f64 input (statsElementType).
+func.func @layernorm_mean_type(%x: tensor<16x2x64xf16>, %w: tensor<64xf16>, %b: tensor<64xf16>) -> tensor<16x2x64xf16> {
+  // expected-error @+1 {{'remat.layernorm' op mean must have element type 'f32' (statistics of 'f16' values), got 'f64'}}
+  %y, %mean, %rstd = remat.layernorm %x, %w, %b eps = 1.0e-05 : (tensor<16x2x64xf16>, tensor<64xf16>, tensor<64xf16>) -> (tensor<16x2x64xf16>, tensor<16x2xf64>, tensor<16x2xf32>)
+  return %y : tensor<16x2x64xf16>
+}
+
+// -----
+
+func.func @batchnorm_f64_stats_type(%x: tensor<4x3x2x2xf64>, %w: tensor<3xf64>, %b: tensor<3xf64>) -> tensor<4x3x2x2xf64> {
+  // expected-error @+1 {{'remat.batchnorm' op saved_invstd must have element type 'f64' (statistics of 'f64' values), got 'f32'}}
+  %y, %mean, %invstd = remat.batchnorm %x, %w, %b eps = 1.0e-05 : (tensor<4x3x2x2xf64>, tensor<3xf64>, tensor<3xf64>) -> (tensor<4x3x2x2xf64>, tensor<3xf64>, tensor<3xf32>)
+  return %y : tensor<4x3x2x2xf64>
 }
 
 // -----
@@ -468,7 +485,7 @@ func.func @cross_entropy_result(%l: tensor<8x100xbf16>, %t: tensor<8xi64>) -> te
 // -----
 
 func.func @cross_entropy_result_rank(%l: tensor<8x100xf32>, %t: tensor<8xi64>) -> tensor<8xf32> {
-  // expected-error @+1 {{'remat.cross_entropy' op result #0 must be rank-0 tensor of f32, f16 or bf16, but got 'tensor<8xf32>'}}
+  // expected-error @+1 {{'remat.cross_entropy' op result #0 must be rank-0 tensor of f64, f32, f16 or bf16, but got 'tensor<8xf32>'}}
   %0 = remat.cross_entropy %l, %t : (tensor<8x100xf32>, tensor<8xi64>) -> tensor<8xf32>
   return %0 : tensor<8xf32>
 }

@@ -73,6 +73,21 @@ LogicalResult expectShape(Operation *op, StringRef name, ShapedType actual,
                            << "), got " << formatShape(actual.getShape());
 }
 
+/// A statistics operand or result: `expected` shape, and the element type
+/// statsElementType gives for `input`.
+LogicalResult expectStats(Operation *op, StringRef name, ShapedType actual,
+                          ArrayRef<int64_t> expected, StringRef reason,
+                          ShapedType input) {
+  if (failed(expectShape(op, name, actual, expected, reason)))
+    return failure();
+  Type element = statsElementType(input.getElementType());
+  if (actual.getElementType() == element)
+    return success();
+  return op->emitOpError() << name << " must have element type " << element
+                           << " (statistics of " << input.getElementType()
+                           << " values), got " << actual.getElementType();
+}
+
 LogicalResult expectRank(Operation *op, StringRef name, ShapedType actual,
                          int64_t rank, StringRef layout) {
   if (actual.getRank() == rank)
@@ -201,8 +216,8 @@ LogicalResult verifyAttention(Operation *op, ShapedType query, ShapedType key,
                         "[batch, query heads, query seq, value head_dim] in "
                         "the query's element type")))
     return failure();
-  return expectShape(op, "logsumexp", logsumexp, {batch, heads, length},
-                     "[batch, query heads, query seq]");
+  return expectStats(op, "logsumexp", logsumexp, {batch, heads, length},
+                     "[batch, query heads, query seq]", query);
 }
 
 AttentionShape attentionShape(ShapedType query, ShapedType key,
@@ -382,6 +397,12 @@ LogicalResult verifyPool2d(Operation *op, const WindowNames &names,
 
 } // namespace
 
+Type remat::statsElementType(Type inputElement) {
+  MLIRContext *context = inputElement.getContext();
+  return inputElement.isF64() ? Type(Float64Type::get(context))
+                              : Type(Float32Type::get(context));
+}
+
 //===----------------------------------------------------------------------===//
 // Softmax
 //===----------------------------------------------------------------------===//
@@ -433,8 +454,9 @@ LogicalResult RmsNormOp::verify() {
                         getInput().getType(), "the input's type")))
     return failure();
   if (TypedValue<RankedTensorType> rstd = getRstd())
-    return expectShape(*this, "rstd", rstd.getType(), leading,
-                       "the input's leading, non-normalized dimensions");
+    return expectStats(*this, "rstd", rstd.getType(), leading,
+                       "the input's leading, non-normalized dimensions",
+                       getInput().getType());
   return success();
 }
 double RmsNormOp::estimateFlops() {
@@ -451,8 +473,9 @@ LogicalResult RmsNormBackwardOp::verify() {
                                    getWeight().getType(), leading)) ||
       failed(expectType(*this, "grad", getGrad().getType(), inputType,
                         "the input's type")) ||
-      failed(expectShape(*this, "rstd", getRstd().getType(), leading,
-                         "the input's leading, non-normalized dimensions")) ||
+      failed(expectStats(*this, "rstd", getRstd().getType(), leading,
+                         "the input's leading, non-normalized dimensions",
+                         getInput().getType())) ||
       failed(expectType(*this, "grad_input", getGradInput().getType(),
                         inputType, "the input's type")))
     return failure();
@@ -476,10 +499,11 @@ LogicalResult LayerNormOp::verify() {
                         getWeight().getType(), "the weight's type")) ||
       failed(expectType(*this, "result", getResult().getType(),
                         getInput().getType(), "the input's type")) ||
-      failed(
-          expectShape(*this, "mean", getMean().getType(), leading, statsShape)))
+      failed(expectStats(*this, "mean", getMean().getType(), leading,
+                         statsShape, getInput().getType())))
     return failure();
-  return expectShape(*this, "rstd", getRstd().getType(), leading, statsShape);
+  return expectStats(*this, "rstd", getRstd().getType(), leading, statsShape,
+                     getInput().getType());
 }
 double LayerNormOp::estimateFlops() {
   return 7 * numElements(getInput().getType());
@@ -496,10 +520,10 @@ LogicalResult LayerNormBackwardOp::verify() {
                                    getWeight().getType(), leading)) ||
       failed(expectType(*this, "grad", getGrad().getType(), inputType,
                         "the input's type")) ||
-      failed(expectShape(*this, "mean", getMean().getType(), leading,
-                         statsShape)) ||
-      failed(expectShape(*this, "rstd", getRstd().getType(), leading,
-                         statsShape)) ||
+      failed(expectStats(*this, "mean", getMean().getType(), leading,
+                         statsShape, getInput().getType())) ||
+      failed(expectStats(*this, "rstd", getRstd().getType(), leading,
+                         statsShape, getInput().getType())) ||
       failed(expectType(*this, "grad_input", getGradInput().getType(),
                         inputType, "the input's type")) ||
       failed(expectType(*this, "grad_weight", getGradWeight().getType(),
@@ -524,11 +548,11 @@ LogicalResult BatchNormOp::verify() {
                         getInput().getType(), "the input's type")))
     return failure();
   int64_t channels = getInput().getType().getDimSize(1);
-  if (failed(expectShape(*this, "saved_mean", getSavedMean().getType(),
-                         {channels}, "[C]")))
+  if (failed(expectStats(*this, "saved_mean", getSavedMean().getType(),
+                         {channels}, "[C]", getInput().getType())))
     return failure();
-  return expectShape(*this, "saved_invstd", getSavedInvstd().getType(),
-                     {channels}, "[C]");
+  return expectStats(*this, "saved_invstd", getSavedInvstd().getType(),
+                     {channels}, "[C]", getInput().getType());
 }
 double BatchNormOp::estimateFlops() {
   return 7 * numElements(getInput().getType());
@@ -550,11 +574,11 @@ LogicalResult BatchNormBackwardOp::verify() {
                         inputType, "the input's type")))
     return failure();
   int64_t channels = getInput().getType().getDimSize(1);
-  if (failed(expectShape(*this, "saved_mean", getSavedMean().getType(),
-                         {channels}, "[C]")))
+  if (failed(expectStats(*this, "saved_mean", getSavedMean().getType(),
+                         {channels}, "[C]", getInput().getType())))
     return failure();
-  return expectShape(*this, "saved_invstd", getSavedInvstd().getType(),
-                     {channels}, "[C]");
+  return expectStats(*this, "saved_invstd", getSavedInvstd().getType(),
+                     {channels}, "[C]", getInput().getType());
 }
 double BatchNormBackwardOp::estimateFlops() {
   return 13 * numElements(getInput().getType());

@@ -24,14 +24,15 @@
 // Constraints and base class
 //===----------------------------------------------------------------------===//
 
-def Remat_StatsTensor : StaticShapeTensorOf<[F32]> {
-  let summary = "statically shaped f32 tensor of saved statistics";
+def Remat_StatsTensor : StaticShapeTensorOf<[F32, F64]> {
+  let summary = "statically shaped f32 (f64 for f64 inputs) tensor of saved "
+                "statistics";
 }
 def Remat_RngScalar : 0DTensorOf<[I64]> {
   let summary = "rank-0 i64 tensor (RNG seed or offset)";
 }
-def Remat_LossScalar : 0DTensorOf<[F32, F16, BF16]> {
-  let summary = "rank-0 tensor of f32, f16 or bf16";
+def Remat_LossScalar : 0DTensorOf<[F64, F32, F16, BF16]> {
+  let summary = "rank-0 tensor of f64, f32, f16 or bf16";
 }
 
 // Every NN op has a hand-written verifier (shapes, ranks, element types) in

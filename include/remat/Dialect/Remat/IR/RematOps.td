@@ -18,15 +18,17 @@ include "mlir/Interfaces/InferTypeOpInterface.td"
 // Type constraints
 //===----------------------------------------------------------------------===//
 
-def Remat_FloatElement : AnyTypeOf<[F32, F16, BF16]>;
+def Remat_FloatElement : AnyTypeOf<[F64, F32, F16, BF16]>;
 // Every remat tensor is statically shaped: the planner's costs and memory
 // peaks are computed from the shapes.
-def Remat_FloatTensor : StaticShapeTensorOf<[F32, F16, BF16]> {
-  let summary = "statically shaped tensor of f32, f16 or bf16";
+// f64 is planned like any float; the lowering (remat-lower-to-linalg)
+// refuses it, since its kernels compute in f32.
+def Remat_FloatTensor : StaticShapeTensorOf<[F64, F32, F16, BF16]> {
+  let summary = "statically shaped tensor of f64, f32, f16 or bf16";
 }
 def Remat_MaskTensor : StaticShapeTensorOf<[I1, I8]>;
 def Remat_IndexTensor : StaticShapeTensorOf<[I64]>;
-def Remat_AnyTensor : StaticShapeTensorOf<[F32, F16, BF16, I1, I8, I64]>;
+def Remat_AnyTensor : StaticShapeTensorOf<[F64, F32, F16, BF16, I1, I8, I64]>;
 
 //===----------------------------------------------------------------------===//
 // Base classes
