@@ -14,7 +14,7 @@ from remat.mlir_text import quoted, tensor_type
 
 # Element types remat's typed ops take (Remat_FloatTensor, Remat_AnyTensor in
 # RematOps.td).
-FLOAT_TYPES = ("f32", "f16", "bf16")
+FLOAT_TYPES = ("f64", "f32", "f16", "bf16")
 ANY_TYPES = FLOAT_TYPES + ("i1", "i8", "i64")
 # Element types remat-plan can size, as StableHLO spells them, and how remat
 # prints them. Unsigned integers keep their width as signless integers; they
@@ -196,6 +196,39 @@ class Function:
             if op.name is None or any(v.checkpoint in also
                                       for v in op.results):
                 op.tags.append("remat.must_recompute")
+        self._unkeep_unnamed_results(backward, returned)
+
+    def _unkeep_unnamed_results(self, backward, returned):
+        """A function result is live anyway, so remat-plan lets backward
+        read it for free; `jax.checkpoint` does not: its backward sees only
+        the residuals the policy saves, so it computes an unnamed result
+        (`exp(x)`, which exp's derivative reads) again. Such a result's
+        readers in backward (and in ops that only run there: tagged
+        must_recompute) read a copy of its op instead, tagged
+        must_recompute, so the plan replays what JAX replays (and a policy
+        never has to save an unnamed value). A named result is left as it
+        is: the policy saves it by name."""
+        late = [op for op in self.ops
+                if id(op) in backward or "remat.must_recompute" in op.tags]
+        read_late = {id(v) for op in late for v in op.operands}
+        ops = []
+        for op in self.ops:
+            ops.append(op)
+            if id(op) in backward or not any(
+                    id(v) in returned and v.checkpoint is None and
+                    id(v) in read_late for v in op.results):
+                continue
+            results = [Val(v.shape, v.etype, named_shape=v.named_shape)
+                       for v in op.results]
+            copy = Op(op.kind, list(op.operands), results, dict(op.props),
+                      op.origin, tags=["remat.must_recompute"])
+            for value in results:
+                value.producer = copy
+            ops.append(copy)
+            swap = {id(v): c for v, c in zip(op.results, results)}
+            for reader in late:
+                reader.operands = [swap.get(id(v), v) for v in reader.operands]
+        self.ops = ops
 
     def text(self):
         """The function as a module in MLIR's generic form."""

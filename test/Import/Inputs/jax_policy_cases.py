@@ -204,6 +204,47 @@ def check_budget_at_policy_peak():
     return None
 
 
+def check_result_read_by_backward():
+    """A function whose unnamed result backward reads (exp's derivative is
+    exp itself), in f32 and f64 (jax_enable_x64). remat-plan keeps a
+    function result for backward for free, but jax.checkpoint's backward
+    sees only residuals, so it computes the result again; remat_jax plans
+    what JAX does (policy() refused such plans before, naming the result).
+    In f64 every op is typed, as in f32 (f64 was opaque while remat's typed
+    ops took only f32/f16/bf16)."""
+    def fn(params, x):
+        h = checkpoint_name(jnp.tanh(x @ params["w1"]), "hidden")
+        h = h / jnp.sqrt(jnp.mean(h * h, axis=-1, keepdims=True) + 1e-6)
+        return jnp.exp(h @ params["w2"])
+
+    for dtype in (jnp.float32, jnp.float64):
+        with jax.enable_x64(dtype == jnp.float64):
+            key = jax.random.PRNGKey(0)
+            params = {"w1": jax.random.normal(key, (8, 16), dtype),
+                      "w2": jax.random.normal(key, (16, 4), dtype)}
+            args = (params, jax.random.normal(key, (4, 8), dtype))
+            for options in ({}, {"policy": "save_only_these_names:hidden"}):
+                label = f"result read by backward, {dtype.__name__} " \
+                        f"{options or 'default'}"
+                plan = remat_jax.plan(fn, *args, **options)
+                opaque = plan.export.mlir.count("remat.opaque")
+                if opaque:
+                    return f"{label}: {opaque} opaque ops"
+                try:
+                    policy = remat_jax.policy(plan)
+                except remat_jax.PolicyError as error:
+                    return f"{label}: {error}"
+                if jax_residuals(fn, policy, args) != remat_residuals(plan):
+                    return f"{label}: JAX's residuals differ from the plan's"
+                if not gradients_match(fn, policy, args):
+                    return f"{label}: gradients differ from the unwrapped " \
+                           "function's"
+                print(f"{label}: typed ops only; saves "
+                      f"{', '.join(plan.saved_names()) or 'nothing'}; JAX's "
+                      "residuals match; gradients equal")
+    return None
+
+
 def main():
     problems = []
     for name, cases in CASES.items():
@@ -214,6 +255,7 @@ def main():
     problems.append(check_bare_report())
     problems.append(check_refusals())
     problems.append(check_budget_at_policy_peak())
+    problems.append(check_result_read_by_backward())
     problems = [p for p in problems if p]
     for problem in problems:
         print("FAIL:", problem)
