@@ -485,8 +485,10 @@ double CostModel::peakFlops(ComputeClass computeClass, DType dtype) const {
                 computeClass == ComputeClass::Attention;
   switch (dtype) {
   case DType::F64:
+  case DType::C128: // an op's FLOPs count the real arithmetic
     return matrix ? target_.matmulFlopsF64 : target_.vectorFlopsF64;
   case DType::F32:
+  case DType::C64:
     return matrix ? target_.matmulFlopsF32 : target_.vectorFlopsF32;
   case DType::F16:
   case DType::BF16:

@@ -12,7 +12,7 @@
 namespace remat {
 
 namespace {
-constexpr std::array<std::pair<DType, std::string_view>, 8> kDTypeNames = {{
+constexpr std::array<std::pair<DType, std::string_view>, 10> kDTypeNames = {{
     {DType::F64, "f64"},
     {DType::F32, "f32"},
     {DType::F16, "f16"},
@@ -21,6 +21,8 @@ constexpr std::array<std::pair<DType, std::string_view>, 8> kDTypeNames = {{
     {DType::I32, "i32"},
     {DType::I8, "i8"},
     {DType::I1, "i1"},
+    {DType::C64, "complex<f32>"},
+    {DType::C128, "complex<f64>"},
 }};
 
 constexpr std::array<std::pair<ComputeClass, std::string_view>, 10>
@@ -40,7 +42,10 @@ constexpr std::array<std::pair<ComputeClass, std::string_view>, 10>
 
 int64_t dtypeBytes(DType type) {
   switch (type) {
+  case DType::C128:
+    return 16;
   case DType::F64:
+  case DType::C64:
   case DType::I64:
     return 8;
   case DType::F32:

@@ -48,6 +48,12 @@ std::optional<DType> dtypeOf(Type element) {
     return DType::I8;
   if (element.isInteger(1))
     return DType::I1;
+  if (auto complex = dyn_cast<ComplexType>(element)) {
+    if (complex.getElementType().isF32())
+      return DType::C64;
+    if (complex.getElementType().isF64())
+      return DType::C128;
+  }
   return std::nullopt;
 }
 
@@ -74,7 +80,8 @@ FailureOr<TensorType> tensorTypeOf(Type type, Location loc, const Twine &what) {
     return emitError(loc) << "remat-plan: " << what << " has element type "
                           << element
                           << ", which remat-plan cannot size; supported: "
-                             "f64, f32, f16, bf16, i64/index, i32, i8, i1";
+                             "f64, f32, f16, bf16, i64/index, i32, i8, i1, "
+                             "complex<f32>, complex<f64>";
   result.dtype = *dtype;
   return result;
 }

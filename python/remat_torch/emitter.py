@@ -28,9 +28,15 @@ DTYPES = {
     torch.int8: "i8",
     torch.uint8: "i8",
     torch.bool: "i1",
+    # Only opaque ops carry these (no typed op takes complex numbers).
+    torch.complex64: "complex<f32>",
+    torch.complex128: "complex<f64>",
 }
 # Float dtypes remat's typed ops take (Remat_FloatTensor in RematOps.td).
 FLOAT_DTYPES = (torch.float64, torch.float32, torch.float16, torch.bfloat16)
+# Every dtype a typed op takes (Remat_AnyTensor); a node with another
+# (int32, complex) is emitted as remat.opaque.
+TYPED_DTYPES = FLOAT_DTYPES + (torch.int64, torch.int8, torch.uint8, torch.bool)
 # remat ops whose result is a view of operand 0 (same storage, no new
 # buffer in PyTorch).
 VIEW_OPS = ("remat.broadcast", "remat.reshape", "remat.transpose")

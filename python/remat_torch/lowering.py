@@ -3,7 +3,7 @@ the typed ops of ops.py, else `remat.opaque` with a cost estimate."""
 
 import operator
 
-from remat_torch.emitter import ExportError, flops_attr
+from remat_torch.emitter import TYPED_DTYPES, ExportError, flops_attr
 from remat_torch.fxmeta import flat_nodes, is_symbolic
 from remat_torch.nn_ops import lower_nn
 from remat_torch.ops import _name_attr, compute_class, estimate_flops, lower_typed, packet
@@ -13,17 +13,18 @@ def lower_node(emitter, node, results, where):
     """Emits the remat op(s) for one FX node: a typed NN op, else a typed
     op, else `remat.opaque` with a FLOP estimate and a compute class."""
     name = packet(node)
-    typed = lower_nn(emitter, node, name, results)
-    if typed is not None:
-        if results_are_tuple(node):
-            emitter.values[node.name] = typed
-        else:
+    if _typed_dtypes_only(emitter, node, results):
+        typed = lower_nn(emitter, node, name, results)
+        if typed is not None:
+            if results_are_tuple(node):
+                emitter.values[node.name] = typed
+            else:
+                emitter.values[node.name] = typed[0]
+            return
+        typed = lower_typed(emitter, node, name, results, where)
+        if typed is not None:
             emitter.values[node.name] = typed[0]
-        return
-    typed = lower_typed(emitter, node, name, results, where)
-    if typed is not None:
-        emitter.values[node.name] = typed[0]
-        return
+            return
     operands = []
     for arg in flat_nodes(node.args) + flat_nodes(list(node.kwargs.values())):
         if is_symbolic(arg):
@@ -60,6 +61,21 @@ def lower_node(emitter, node, results, where):
     # Multi-result node: getitem indices address `results`, Nones included.
     it = iter(values)
     emitter.values[node.name] = [next(it) if r is not None else None for r in results]
+
+
+def _typed_dtypes_only(emitter, node, results):
+    """Whether every tensor the node reads or makes has a dtype remat's
+    typed ops take: a view or an add of int32 or complex values would not
+    verify, so such a node is opaque (its class still makes a view a
+    view)."""
+    if any(r is not None and r[1] not in TYPED_DTYPES for r in results):
+        return False
+    for arg in flat_nodes(node.args) + flat_nodes(list(node.kwargs.values())):
+        value = emitter.values.get(arg.name)
+        for v in value if isinstance(value, list) else [value]:
+            if v is not None and v.dtype not in TYPED_DTYPES:
+                return False
+    return True
 
 
 def results_are_tuple(node):

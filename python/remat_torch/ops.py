@@ -79,6 +79,11 @@ CLASSES = {
     "clamp": "pointwise", "masked_fill": "pointwise", "index_select": "pointwise",
     "gather": "pointwise", "scatter_add": "pointwise", "split": "pointwise",
     "split_with_sizes": "pointwise",
+    # Complex numbers (rotary embeddings built with torch.polar): reading a
+    # real tensor as complex pairs and back, and the conjugate, are views.
+    "view_as_complex": "view", "view_as_real": "view", "_conj": "view",
+    "conj": "view", "real": "view", "imag": "view", "polar": "pointwise",
+    "complex": "pointwise",
 }
 
 # Random ops (overload packet names, in-place `_` variants included): their

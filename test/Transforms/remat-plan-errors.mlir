@@ -51,6 +51,21 @@ func.func @dynamic_shape(%x: tensor<4xf32> {remat.role = "input"},
 
 // -----
 
+// complex<f16> (PyTorch's complex32) has no size the planner knows;
+// complex<f32> and complex<f64> do (remat-plan-complex.mlir).
+func.func @complex_half(%x: tensor<4xf32> {remat.role = "input"},
+                        %dy: tensor<4xf32> {remat.role = "tangent"})
+    -> (tensor<4xf32> {remat.role = "grad"})
+    attributes {remat.graph = "joint"} {
+  // expected-error @+1 {{remat-plan: result #0 of 'remat.opaque' has element type 'complex<f16>', which remat-plan cannot size; supported: f64, f32, f16, bf16, i64/index, i32, i8, i1, complex<f32>, complex<f64>}}
+  %c = remat.opaque "aten.complex"(%x, %x) {compute_class = "pointwise"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xcomplex<f16>>
+  %r = remat.opaque "aten.real"(%c) {compute_class = "view"} : (tensor<4xcomplex<f16>>) -> tensor<4xf32>
+  %d = remat.mul %dy, %r : tensor<4xf32>
+  return %d : tensor<4xf32>
+}
+
+// -----
+
 func.func @contradictory_tags(%x: tensor<4xf32> {remat.role = "input"},
                               %dy: tensor<4xf32> {remat.role = "tangent"})
     -> (tensor<4xf32> {remat.role = "output"},

@@ -25,7 +25,10 @@ namespace remat {
 // Vocabulary shared with the dialect (the op interface returns these).
 //===----------------------------------------------------------------------===//
 
-enum class DType : uint8_t { F64, F32, F16, BF16, I64, I32, I8, I1 };
+/// Element types. C64/C128 are complex numbers of two f32/f64 (PyTorch's
+/// complex64/complex128: rotary embeddings built with torch.polar, FFTs);
+/// only opaque ops carry them.
+enum class DType : uint8_t { F64, F32, F16, BF16, I64, I32, I8, I1, C64, C128 };
 
 /// Storage size of one element; i1 masks are stored one per byte.
 int64_t dtypeBytes(DType type);

@@ -221,6 +221,72 @@ def float64_case():
               "partition")
 
 
+def complex_case():
+    """Rotary embeddings as Meta's reference Llama and torchtitan build them
+    (torch.polar, view_as_complex, a complex product, view_as_real) are
+    planned, not a fallback: complex values are opaque ops (the views are
+    views), sized 8 bytes per complex64 element. So are views of int32
+    values (the exporter emitted typed views for them, which the dialect
+    refused)."""
+    def rotate(x, freqs):
+        pairs = torch.view_as_complex(x.float().reshape(*x.shape[:-1], -1, 2))
+        return torch.view_as_real(pairs * freqs).flatten(-2).type_as(x)
+
+    class Rotary(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.q = torch.nn.Linear(16, 16)
+            self.k = torch.nn.Linear(16, 16)
+            angles = torch.outer(torch.arange(6.0), torch.arange(1.0, 9.0) * 0.1)
+            self.register_buffer("freqs", torch.polar(torch.ones_like(angles),
+                                                      angles))
+            self.register_buffer("order", torch.tensor([5, 3, 1, 4, 2, 0],
+                                                       dtype=torch.int32))
+
+        def forward(self, x):
+            q, k = rotate(self.q(x), self.freqs), rotate(self.k(x), self.freqs)
+            q = q[:, self.order.view(2, 3).t().reshape(-1).long()]
+            return torch.softmax(q @ k.transpose(-1, -2), -1).square().sum()
+
+    torch.manual_seed(0)
+    module, x = Rotary(), torch.randn(2, 6, 16)
+    eager = copy.deepcopy(module)
+    loss = eager(x)
+    loss.backward()
+    results = {"eager": (loss.detach(), [p.grad for p in eager.parameters()])}
+    infos = []
+    # PyTorch 1.13's own partitioner cannot size complex64 values
+    # (NotImplementedError): there remat is compared with eager only.
+    partitioners = [("remat", functools.partial(partition, strict=True,
+                                                on_plan=infos.append))]
+    if not torch.__version__.startswith("1."):
+        partitioners.append(("pytorch", pytorch_min_cut))
+    for label, partition_fn in partitioners:
+        compiled = aot_module(copy.deepcopy(module),
+                              fw_compiler=lambda gm, _: _boxed(gm),
+                              bw_compiler=lambda gm, _: _boxed(gm),
+                              partition_fn=partition_fn)
+        loss = compiled(x)
+        loss.backward()
+        results[label] = (loss.detach(), [p.grad.clone() for p in
+                                          compiled.parameters()])
+    complex_values = [v for v in infos[0].report.values
+                      if v["dtype"] == "complex<f32>"]
+    check(bool(complex_values) and
+          all(v["bytes"] == 8 * _elements(v["shape"]) for v in complex_values)
+          and all(same(results["eager"], result) for result in results.values()),
+          f"complex rotary embedding: planned (strict, {len(complex_values)} "
+          "complex values), bitwise equal to eager"
+          + (" and to PyTorch's partition" if "pytorch" in results else ""))
+
+
+def _elements(shape):
+    count = 1
+    for d in shape:
+        count *= d
+    return count
+
+
 def _derive_against_pytorch(f):
     """Trains `f(x, w) -> (loss, out)` one step under PyTorch's partitioner
     and under remat's with inexact derivation allowed; returns remat's
@@ -675,6 +741,7 @@ def main():
     backward_helper_case()
     module_constant_case()
     float64_case()
+    complex_case()
     derivation_case()
     derivation_chain_case()
     bindings_case(args.remat_opt)
