@@ -443,6 +443,10 @@ class Converter:
                          {"dim": f"{dim} : i64"})
 
     def _constant(self, op, result, anys):
+        if result[1].startswith("complex"):
+            # JAX's MLIR bindings cannot read complex elements.
+            return self.emit_opaque("stablehlo.constant", [], [result],
+                                    "pointwise", 0)
         attr = ir.DenseElementsAttr(op.attributes["value"])
         splat = str(attr.get_splat_value()).rsplit(" : ", 1)[0] \
             if attr.is_splat else None

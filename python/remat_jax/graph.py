@@ -21,7 +21,8 @@ ANY_TYPES = FLOAT_TYPES + ("i1", "i8", "i64")
 # only ever appear in remat.opaque ops, whose semantics remat does not model.
 PRINTED_TYPES = {"f64": "f64", "f32": "f32", "f16": "f16", "bf16": "bf16",
                  "i64": "i64", "i32": "i32", "i8": "i8", "i1": "i1",
-                 "ui64": "i64", "ui32": "i32", "ui8": "i8"}
+                 "ui64": "i64", "ui32": "i32", "ui8": "i8",
+                 "complex<f32>": "complex<f32>", "complex<f64>": "complex<f64>"}
 # remat ops whose result is a view of operand 0.
 VIEW_OPS = ("remat.reshape", "remat.transpose", "remat.broadcast", "remat.slice")
 
