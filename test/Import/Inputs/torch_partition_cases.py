@@ -171,6 +171,18 @@ def module_constant_case():
           "partition")
 
 
+def _aot_step(module, x, partition_fn):
+    """(loss, parameter gradients) of one step of a copy of `module` under
+    aot_module with `partition_fn`, run eagerly."""
+    compiled = aot_module(copy.deepcopy(module),
+                          fw_compiler=lambda gm, _: _boxed(gm),
+                          bw_compiler=lambda gm, _: _boxed(gm),
+                          partition_fn=partition_fn)
+    loss = compiled(x)
+    loss.backward()
+    return loss.detach(), [p.grad.clone() for p in compiled.parameters()]
+
+
 def float64_case():
     """An f64 model (scientific training runs in double) is planned with
     typed ops, norms included (f64 statistics), not a fallback: the dialect
@@ -198,14 +210,7 @@ def float64_case():
                 ("remat", functools.partial(partition, strategy=strategy,
                                             strict=True, on_plan=infos.append,
                                             **extra))):
-            compiled = aot_module(copy.deepcopy(module),
-                                  fw_compiler=lambda gm, _: _boxed(gm),
-                                  bw_compiler=lambda gm, _: _boxed(gm),
-                                  partition_fn=partition_fn)
-            loss = compiled(x)
-            loss.backward()
-            results[label] = (loss.detach(), [p.grad.clone() for p in
-                                              compiled.parameters()])
+            results[label] = _aot_step(module, x, partition_fn)
         values = infos[0].report.values
         ops = {v["op"] for v in values}
         # (2.x's BatchNorm counts its steps with an i64 add, opaque in f32
@@ -262,14 +267,7 @@ def complex_case():
     if not torch.__version__.startswith("1."):
         partitioners.append(("pytorch", pytorch_min_cut))
     for label, partition_fn in partitioners:
-        compiled = aot_module(copy.deepcopy(module),
-                              fw_compiler=lambda gm, _: _boxed(gm),
-                              bw_compiler=lambda gm, _: _boxed(gm),
-                              partition_fn=partition_fn)
-        loss = compiled(x)
-        loss.backward()
-        results[label] = (loss.detach(), [p.grad.clone() for p in
-                                          compiled.parameters()])
+        results[label] = _aot_step(module, x, partition_fn)
     complex_values = [v for v in infos[0].report.values
                       if v["dtype"] == "complex<f32>"]
     check(bool(complex_values) and
