@@ -1,0 +1,228 @@
+"""Does remat plan my kind of model? One training step of each model through
+`remat_torch.backend` (PyTorch 2.x), against the same step in eager PyTorch.
+
+    python -m remat_torch.compat [--compiler eager|inductor] [--models a,b]
+                                 [--list]
+
+Models: torchvision's (installed with remat's `.venv`) and, when the packages
+are importable, tiny configurations of Hugging Face transformers and timm
+models. For each model one line: how many graphs remat planned, how many
+fell back to PyTorch's partitioner (each reason is printed below), and the
+gradients against eager PyTorch: `equal` (bit for bit) or the largest
+normwise relative difference. With `compiler="eager"` a plan only moves ATen
+ops between forward and backward, so the gradients must be equal; Inductor
+reorders floating-point work, so there they must be within 1e-3. Exits 1
+when a model fell back, failed or missed that.
+
+This is how the f64, complex and int32 fallbacks of docs/Python.md
+("Element types") were found.
+"""
+
+import argparse
+import copy
+import sys
+import time
+import warnings
+
+import torch
+import torch.nn.functional as F
+
+from remat_torch.backend import backend
+
+_INDUCTOR_TOLERANCE = 1e-3
+
+
+def _vision(make):
+    """A classifier on 2 random 64x64 images with a cross-entropy loss."""
+    def build():
+        module = make()
+        images, labels = torch.randn(2, 3, 64, 64), torch.tensor([1, 3])
+        return module, lambda m: F.cross_entropy(m(images), labels)
+    return build
+
+
+def _torchvision(name, **kwargs):
+    def make():
+        import torchvision
+        return getattr(torchvision.models, name)(num_classes=10, **kwargs)
+    return _vision(make)
+
+
+def _timm(name):
+    def make():
+        import timm
+        return timm.create_model(name, pretrained=False, num_classes=10)
+    return _vision(make)
+
+
+def _hf_causal(config_name, model_name, **config):
+    def build():
+        import transformers
+        defaults = dict(num_hidden_layers=2, hidden_size=64,
+                        num_attention_heads=4, intermediate_size=128,
+                        vocab_size=256, max_position_embeddings=64)
+        defaults.update(config)
+        module = getattr(transformers, model_name)(
+            getattr(transformers, config_name)(**defaults))
+        ids = torch.randint(0, 256, (2, 32))
+        return module, lambda m: m(input_ids=ids, labels=ids).loss
+    return build
+
+
+def _hf_gpt2():
+    import transformers
+    module = transformers.GPT2LMHeadModel(transformers.GPT2Config(
+        n_layer=2, n_embd=64, n_head=4, vocab_size=256, n_positions=64))
+    ids = torch.randint(0, 256, (2, 32))
+    return module, lambda m: m(input_ids=ids, labels=ids).loss
+
+
+def _hf_t5():
+    import transformers
+    module = transformers.T5ForConditionalGeneration(transformers.T5Config(
+        decoder_start_token_id=0, pad_token_id=0, eos_token_id=1,
+        num_layers=2, num_decoder_layers=2, d_model=64, d_kv=16, num_heads=4,
+        d_ff=128, vocab_size=256))
+    ids, labels = torch.randint(0, 256, (2, 16)), torch.randint(0, 256, (2, 8))
+    return module, lambda m: m(input_ids=ids, labels=labels).loss
+
+
+def _hf_vit():
+    import transformers
+    module = transformers.ViTForImageClassification(transformers.ViTConfig(
+        num_hidden_layers=2, hidden_size=64, num_attention_heads=4,
+        intermediate_size=128, image_size=32, patch_size=8, num_labels=10))
+    images, labels = torch.randn(2, 3, 32, 32), torch.tensor([1, 3])
+    return module, lambda m: m(pixel_values=images, labels=labels).loss
+
+
+# name -> (package it needs, factory returning (module, loss of a module)).
+MODELS = {
+    "resnet18": ("torchvision", _torchvision("resnet18")),
+    "mobilenet_v3_small": ("torchvision", _torchvision("mobilenet_v3_small")),
+    "efficientnet_b0": ("torchvision", _torchvision("efficientnet_b0")),
+    "shufflenet_v2_x0_5": ("torchvision", _torchvision("shufflenet_v2_x0_5")),
+    "regnet_y_400mf": ("torchvision", _torchvision("regnet_y_400mf")),
+    "squeezenet1_1": ("torchvision", _torchvision("squeezenet1_1")),
+    "hf_gpt2": ("transformers", _hf_gpt2),
+    "hf_llama": ("transformers", _hf_causal(
+        "LlamaConfig", "LlamaForCausalLM", num_key_value_heads=2)),
+    "hf_mistral": ("transformers", _hf_causal(
+        "MistralConfig", "MistralForCausalLM", num_key_value_heads=2)),
+    "hf_qwen2": ("transformers", _hf_causal(
+        "Qwen2Config", "Qwen2ForCausalLM", num_key_value_heads=2)),
+    "hf_mixtral": ("transformers", _hf_causal(
+        "MixtralConfig", "MixtralForCausalLM", num_key_value_heads=2,
+        num_local_experts=4, num_experts_per_tok=2)),
+    "hf_t5": ("transformers", _hf_t5),
+    "hf_vit": ("transformers", _hf_vit),
+    "timm_convnext_atto": ("timm", _timm("convnext_atto")),
+    "timm_regnety_002": ("timm", _timm("regnety_002")),
+}
+
+
+def _available(package):
+    try:
+        __import__(package)
+        return True
+    except ImportError:
+        return False
+
+
+def _gradient_difference(compiled, reference):
+    """0.0 when every gradient is equal bit for bit, else the largest
+    normwise relative difference (inf when one side has a gradient the other
+    lacks)."""
+    worst = 0.0
+    for p, q in zip(compiled.parameters(), reference.parameters()):
+        if p.grad is None and q.grad is None:
+            continue
+        if p.grad is None or q.grad is None:
+            return float("inf")
+        if not torch.equal(p.grad, q.grad):
+            scale = max(float(q.grad.norm()), 1e-30)
+            worst = max(worst, float((p.grad - q.grad).norm()) / scale)
+    return worst
+
+
+def check_model(name, compiler):
+    """(ok, line, fallback reasons) for one training step of `name`."""
+    torch.manual_seed(0)
+    module, loss_of = MODELS[name][1]()
+    module.train()
+    reference = copy.deepcopy(module)
+    plans = []
+    start = time.perf_counter()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        compiled = torch.compile(module, backend=backend(
+            compiler=compiler, on_plan=plans.append))
+        torch.manual_seed(1)
+        loss_of(compiled).backward()
+    seconds = time.perf_counter() - start
+    torch.manual_seed(1)
+    loss_of(reference).backward()
+    torch._dynamo.reset()
+    reasons = [p.fallback_reason for p in plans if p.fallback_reason]
+    reasons += [str(w.message) for w in caught
+                if "remat_torch.partition: falling back" in str(w.message)
+                and not any(r in str(w.message) for r in reasons)]
+    difference = _gradient_difference(module, reference)
+    tolerance = 0.0 if compiler == "eager" else _INDUCTOR_TOLERANCE
+    gradients = "equal" if difference == 0.0 else f"rel {difference:.1e}"
+    ok = plans and not reasons and difference <= tolerance
+    line = (f"{name:22s} {'ok  ' if ok else 'FAIL'} planned "
+            f"{len(plans) - len(reasons)} graph(s), {len(reasons)} "
+            f"fallback(s), gradients {gradients} ({seconds:.1f} s)")
+    return bool(ok), line, reasons
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="python -m remat_torch.compat",
+        description="One training step per model through "
+                    "remat_torch.backend, against eager PyTorch.")
+    parser.add_argument("--compiler", choices=("eager", "inductor"),
+                        default="eager")
+    parser.add_argument("--models", help="comma-separated names (default: "
+                        "every model whose package is installed)")
+    parser.add_argument("--list", action="store_true",
+                        help="list the models and whether each can run")
+    args = parser.parse_args(argv)
+    if int(torch.__version__.split(".")[0]) < 2:
+        parser.error(f"needs PyTorch 2.x for torch.compile (this is "
+                     f"{torch.__version__})")
+    if args.list:
+        for name, (package, _) in MODELS.items():
+            state = "available" if _available(package) else "not installed"
+            print(f"{name:22s} {package} ({state})")
+        return 0
+    if args.models:
+        names = args.models.split(",")
+        unknown = [n for n in names if n not in MODELS]
+        if unknown:
+            parser.error(f"unknown model(s) {', '.join(unknown)}; "
+                         f"known: {', '.join(MODELS)}")
+        missing = [n for n in names if not _available(MODELS[n][0])]
+        if missing:
+            parser.error(", ".join(f"{n} needs {MODELS[n][0]}"
+                                   for n in missing) + ", not installed")
+    else:
+        names = [n for n, (package, _) in MODELS.items() if _available(package)]
+    passed = 0
+    for name in names:
+        try:
+            ok, line, reasons = check_model(name, args.compiler)
+        except Exception as error:  # a model that cannot even run is a FAIL
+            ok, line, reasons = False, f"{name:22s} FAIL {type(error).__name__}: {error}", []
+        passed += ok
+        print(line, flush=True)
+        for reason in reasons:
+            print(f"    fallback: {reason}")
+    print(f"compat ({args.compiler}): {passed} of {len(names)} models planned "
+          "with the expected gradients")
+    return 0 if passed == len(names) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
