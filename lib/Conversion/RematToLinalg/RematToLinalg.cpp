@@ -58,26 +58,23 @@ struct RematLowerToLinalgPass final
     // The dialect admits f64 so that f64 graphs can be planned, but the
     // patterns compute in f32 (toF32/fromF32): an f64 op lowered that way
     // would silently lose half its significand.
-    bool hasF64 = false;
-    module.walk(
-        [&](Operation *op) {
-          if (hasF64 || !isa<RematDialect>(op->getDialect()))
-            return;
-          auto isF64Tensor = [](Type type) {
-            auto tensor = dyn_cast<mlir::TensorType>(type);
-            return tensor && tensor.getElementType().isF64();
-          };
-          if (llvm::any_of(op->getOperandTypes(), isF64Tensor) ||
-              llvm::any_of(op->getResultTypes(), isF64Tensor)) {
-            op->emitOpError()
-                << "has f64 tensors, which remat plans but does not lower: its "
-                   "kernels compute in f32 and would lose precision; plan and "
-                   "partition the f64 graph with remat, and lower it with "
-                   "another compiler, or use f32";
-            hasF64 = true;
-          }
-        });
-    if (hasF64)
+    auto isF64Tensor = [](Type type) {
+      auto tensor = dyn_cast<mlir::TensorType>(type);
+      return tensor && tensor.getElementType().isF64();
+    };
+    WalkResult f64 = module.walk([&](Operation *op) {
+      if (!isa<RematDialect>(op->getDialect()) ||
+          (llvm::none_of(op->getOperandTypes(), isF64Tensor) &&
+           llvm::none_of(op->getResultTypes(), isF64Tensor)))
+        return WalkResult::advance();
+      op->emitOpError()
+          << "has f64 tensors, which remat plans but does not lower: its "
+             "kernels compute in f32 and would lose precision; plan and "
+             "partition the f64 graph with remat, and lower it with another "
+             "compiler, or use f32";
+      return WalkResult::interrupt();
+    });
+    if (f64.wasInterrupted())
       return signalPassFailure();
 
     MLIRContext *context = &getContext();
