@@ -62,13 +62,17 @@ def _timm(name, **kwargs):
     return _vision(make)
 
 
+# A tiny text model: configurations override what their architecture names
+# differently.
+_HF_TEXT_SIZES = dict(num_hidden_layers=2, hidden_size=64,
+                      num_attention_heads=4, intermediate_size=128,
+                      vocab_size=256, max_position_embeddings=64)
+
+
 def _hf_causal(config_name, model_name, **config):
     def build():
         import transformers
-        defaults = dict(num_hidden_layers=2, hidden_size=64,
-                        num_attention_heads=4, intermediate_size=128,
-                        vocab_size=256, max_position_embeddings=64)
-        defaults.update(config)
+        defaults = dict(_HF_TEXT_SIZES, **config)
         module = getattr(transformers, model_name)(
             getattr(transformers, config_name)(**defaults))
         ids = torch.randint(0, 256, (2, 32))
@@ -94,23 +98,11 @@ def _hf_t5():
     return module, lambda m: m(input_ids=ids, labels=labels).loss
 
 
-def _hf_vit():
-    import transformers
-    module = transformers.ViTForImageClassification(transformers.ViTConfig(
-        num_hidden_layers=2, hidden_size=64, num_attention_heads=4,
-        intermediate_size=128, image_size=32, patch_size=8, num_labels=10))
-    images, labels = torch.randn(2, 3, 32, 32), torch.tensor([1, 3])
-    return module, lambda m: m(pixel_values=images, labels=labels).loss
-
-
 def _hf_encoder(config_name, model_name, **config):
     """A sequence classifier (BERT-like encoder) on 2 x 16 tokens."""
     def build():
         import transformers
-        defaults = dict(num_hidden_layers=2, hidden_size=64,
-                        num_attention_heads=4, intermediate_size=128,
-                        vocab_size=256, max_position_embeddings=64)
-        defaults.update(config)
+        defaults = dict(_HF_TEXT_SIZES, **config)
         module = getattr(transformers, model_name)(
             getattr(transformers, config_name)(**defaults))
         ids, labels = torch.randint(3, 256, (2, 16)), torch.tensor([0, 1])
@@ -226,7 +218,10 @@ MODELS = {
         n_layers=2, dim=64, n_heads=4, hidden_dim=128)),
     "hf_deberta_v2": ("transformers", _hf_encoder(
         "DebertaV2Config", "DebertaV2ForSequenceClassification")),
-    "hf_vit": ("transformers", _hf_vit),
+    "hf_vit": ("transformers", _hf_vision(
+        "ViTConfig", "ViTForImageClassification", num_hidden_layers=2,
+        hidden_size=64, num_attention_heads=4, intermediate_size=128,
+        image_size=32, patch_size=8)),
     "hf_swin": ("transformers", _hf_vision(
         "SwinConfig", "SwinForImageClassification", image_size=32,
         patch_size=2, embed_dim=16, depths=[1, 1], num_heads=[2, 2],
