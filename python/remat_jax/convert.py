@@ -8,7 +8,10 @@ where the equivalent needs a different layout (a `dot_general` whose
 dimensions are not in matmul order), nothing where it is an identity
 (`optimization_barrier`, a reshape to the same shape, the `checkpoint_name`
 marker), and `remat.opaque` with a FLOP estimate and a compute class
-otherwise. `func.call` is inlined.
+otherwise. `func.call` is inlined. An op with regions (`while`, `if`,
+`case`: JAX's PRNG, `lax.cond`, a `while_loop` on values nothing
+differentiates) is one `remat.opaque` op, a pure function of its operands
+and of the outer values its regions read.
 """
 
 import math
@@ -69,9 +72,8 @@ VIEWS = {"reshape", "transpose", "broadcast_in_dim", "broadcast", "slice"}
 REDUCTIONS = {"reduce", "reduce_window", "select_and_scatter"}
 COLLECTIVES = {"all_reduce", "all_gather", "reduce_scatter", "all_to_all",
                "collective_permute", "collective_broadcast"}
-CONTROL_FLOW = {"stablehlo.while": "a while loop",
-                "stablehlo.if": "a conditional",
-                "stablehlo.case": "a conditional"}
+# Ops with regions that become one remat.opaque op each (see _region_op).
+REGION_OPS = ("stablehlo.while", "stablehlo.if", "stablehlo.case")
 # How a splat of -inf prints for f32, bf16 and f16.
 NEGATIVE_INFINITY = ("0xFF800000", "0xFF80", "0xFC00")
 _TRACER = os.path.abspath(trace.__file__)
@@ -186,11 +188,11 @@ class Converter:
                 self.origin.source = caller.source
                 self.origin.primitive = f"{caller.primitive}/{self.origin.primitive}"
             where = self.origin.describe()
-            if name in CONTROL_FLOW:
-                raise ExportError(f"{CONTROL_FLOW[name]} ({where}): remat "
-                                  "graphs have no control flow")
             operands = [env[v] for v in op.operands]
-            if name == "func.call":
+            if name in REGION_OPS:
+                types = [_tensor(r, where) for r in op.results]
+                values = self._region_op(op, name, operands, types, env)
+            elif name == "func.call":
                 callee = ir.FlatSymbolRefAttr(op.attributes["callee"]).value
                 body = self.functions[callee].regions[0].blocks[0]
                 values = self._block(body, dict(zip(body.arguments, operands)),
@@ -201,6 +203,18 @@ class Converter:
             for result, value in zip(op.results, values):
                 env[result] = value
         raise ExportError("a function body has no func.return")
+
+    def _region_op(self, op, name, operands, types, env):
+        """A `while`, `if` or `case` as one remat.opaque op: a pure function
+        of its operands and of the values from outside that its regions
+        read (StableHLO regions may capture them), which are its further
+        operands. remat may replay it whole or save its results. Its FLOPs
+        are its regions' (the larger branch of an `if`/`case`; one trip
+        through a `while`, whose trip count the op does not state), and its
+        compute class is that of its costliest nested op."""
+        captured = [env[v] for v in _captured_values(op)]
+        flops, klass = _region_cost(op, name)
+        return self.emit_opaque(name, operands + captured, types, klass, flops)
 
     # -- emitting ---------------------------------------------------------
 
@@ -512,7 +526,8 @@ def _type_text(shape, etype):
 
 
 def _opaque_cost(op, name, operands, types):
-    """(compute class, FLOPs) of a StableHLO op that stays opaque."""
+    """(compute class, FLOPs) of a StableHLO op that stays opaque;
+    `operands` are the converted values (anything with a `shape`)."""
     dialect, short = name.split(".", 1)
     out = sum(_prod(shape) for shape, _ in types)
     if short == "dot_general":
@@ -523,13 +538,13 @@ def _opaque_cost(op, name, operands, types):
     if short == "dot":
         return "matmul", 2 * out * operands[0].shape[-1]
     if short == "convolution":
-        kernel = operands[1]
+        kernel = operands[1].shape
         numbers = hlo.ConvDimensionNumbers(op.attributes["dimension_numbers"])
-        per_output = kernel.elements // kernel.shape[
+        per_output = _prod(kernel) // kernel[
             numbers.kernel_output_feature_dimension]
         return "conv", 2 * out * per_output
     if short in REDUCTIONS:
-        return "reduction", sum(v.elements for v in operands)
+        return "reduction", sum(_prod(v.shape) for v in operands)
     if short in COLLECTIVES:
         return "collective", out
     if short in VIEWS:
@@ -542,3 +557,70 @@ def _opaque_cost(op, name, operands, types):
     if dialect == "chlo":
         return "pointwise", 4 * out
     return "other", out
+
+
+class _Shaped:
+    """The shape of an MLIR value nested in a region, as _opaque_cost reads
+    converted values."""
+
+    def __init__(self, value):
+        try:
+            self.shape = tuple(ir.RankedTensorType(value.type).shape)
+        except ValueError:
+            self.shape = ()  # a token or a scalar of another kind
+
+
+def _nested_ops(op):
+    for region in op.regions:
+        for block in region.blocks:
+            for nested in block.operations:
+                yield nested
+                yield from _nested_ops(nested)
+
+
+def _captured_values(op):
+    """The values from outside `op` that its regions read, in first-use
+    order, each once."""
+    inside, captured = set(), []
+    for region in op.regions:
+        for block in region.blocks:
+            inside.update(block.arguments)
+    nested_ops = list(_nested_ops(op))
+    for nested in nested_ops:
+        for region in nested.regions:
+            for block in region.blocks:
+                inside.update(block.arguments)
+        inside.update(nested.results)
+    for nested in nested_ops:
+        for value in nested.operands:
+            if value not in inside and value not in captured:
+                captured.append(value)
+    return captured
+
+
+def _region_cost(op, name):
+    """(FLOPs, compute class) of an op with regions: the sum over each
+    region's ops (nested regions included), the largest region for `if` and
+    `case` (one branch runs), every region once for `while`; the class of
+    the costliest op, "other" when nothing in it computes."""
+    best_class, best_flops = "other", 0.0
+    totals = []
+    for region in op.regions:
+        total = 0.0
+        for block in region.blocks:
+            for nested in block.operations:
+                for inner in [nested] + list(_nested_ops(nested)):
+                    inner_name = inner.operation.name
+                    if inner_name in REGION_OPS or inner_name in (
+                            "stablehlo.return", "func.return"):
+                        continue
+                    types = [(_Shaped(r).shape, None) for r in inner.results]
+                    klass, flops = _opaque_cost(
+                        inner, inner_name,
+                        [_Shaped(v) for v in inner.operands], types)
+                    total += flops
+                    if flops > best_flops:
+                        best_class, best_flops = klass, flops
+        totals.append(total)
+    flops = sum(totals) if name == "stablehlo.while" else max(totals, default=0)
+    return flops, best_class

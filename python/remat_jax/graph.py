@@ -203,9 +203,11 @@ class Function:
         """A function result is live anyway, so remat-plan lets backward
         read it for free; `jax.checkpoint` does not: its backward sees only
         the residuals the policy saves, so it computes an unnamed result
-        (`exp(x)`, which exp's derivative reads) again. Such a result's
-        readers in backward (and in ops that only run there: tagged
-        must_recompute) read a copy of its op instead, tagged
+        (`exp(x)`, which exp's derivative reads) again. The same holds for
+        the other results of an op left untagged because one of its results
+        is returned or named (a `lax.cond`'s residuals, beside its output).
+        Such a result's readers in backward (and in ops that only run there:
+        tagged must_recompute) read a copy of its op instead, tagged
         must_recompute, so the plan replays what JAX replays (and a policy
         never has to save an unnamed value). A named result is left as it
         is: the policy saves it by name."""
@@ -215,9 +217,9 @@ class Function:
         ops = []
         for op in self.ops:
             ops.append(op)
-            if id(op) in backward or not any(
-                    id(v) in returned and v.checkpoint is None and
-                    id(v) in read_late for v in op.results):
+            if id(op) in backward or "remat.must_recompute" in op.tags or \
+                    not any(v.checkpoint is None and id(v) in read_late
+                            for v in op.results):
                 continue
             results = [Val(v.shape, v.etype, named_shape=v.named_shape)
                        for v in op.results]
@@ -226,7 +228,8 @@ class Function:
             for value in results:
                 value.producer = copy
             ops.append(copy)
-            swap = {id(v): c for v, c in zip(op.results, results)}
+            swap = {id(v): c for v, c in zip(op.results, results)
+                    if v.checkpoint is None}
             for reader in late:
                 reader.operands = [swap.get(id(v), v) for v in reader.operands]
         self.ops = ops

@@ -22,8 +22,9 @@ Why a jaxpr rewrite before lowering:
   code, one copy of the body per iteration. (Scan-body mode, at the end of
   this file, exports one iteration of a top-level scan's body instead.)
 - Data-dependent control flow (`while_loop`, `cond`/`switch` on a traced
-  predicate) has no equivalent: it is refused here, naming the construct and
-  where it was written.
+  predicate) is left as it is: the converter makes each such op one opaque
+  op (a `while_loop` in a joint graph carries nothing differentiated, or
+  `jax.vjp` would have refused it; JAX's PRNG lowers to one).
 """
 
 import importlib.util
@@ -64,13 +65,6 @@ checkpoint_name_marker.def_impl(lambda x, *, name: x)
 checkpoint_name_marker.def_abstract_eval(lambda x, *, name: x)
 jax_mlir.register_lowering(checkpoint_name_marker, _marker_lowering)
 
-# Control flow that depends on traced values, with what to tell the user.
-_REFUSED = {
-    "while": "lax.while_loop (or fori_loop with traced bounds)",
-    "cond": "lax.cond / lax.switch on a traced predicate",
-}
-
-
 def _where(eqn):
     return source_info_util.summarize(eqn.source_info)
 
@@ -79,12 +73,6 @@ def _rewrite_jaxpr(jaxpr):
     eqns = []
     for eqn in jaxpr.eqns:
         name = eqn.primitive.name
-        if name in _REFUSED:
-            raise ExportError(
-                f"{_REFUSED[name]} at {_where(eqn)}: remat graphs have no "
-                "data-dependent control flow; use jnp.where / lax.select, a "
-                "Python condition on a static value, or lax.scan with a fixed "
-                "length")
         if name == "name":
             eqns.append(eqn.replace(primitive=checkpoint_name_marker))
             continue

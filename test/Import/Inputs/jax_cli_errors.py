@@ -8,8 +8,6 @@ import sys
 from remat_jax.export import run
 
 CASES = [
-    ["jax_functions:branchy"],
-    ["jax_functions:looping"],
     ["jax_functions:not_a_pair"],
     ["jax_functions:mismatched"],
     ["no_such_module:build"],

@@ -37,14 +37,16 @@ def dots():
 
 
 def branchy():
-    """lax.cond on a traced predicate."""
+    """lax.cond on a traced predicate: one opaque stablehlo.case in forward
+    (output and residual) and one in backward."""
     def fn(x):
         return jax.lax.cond(jnp.sum(x) > 0, jnp.sin, jnp.cos, x).sum()
     return fn, (jnp.ones((3,)),)
 
 
 def looping():
-    """lax.while_loop (here on an integer counter the output scales by)."""
+    """lax.while_loop (here on an integer counter the output scales by): one
+    opaque stablehlo.while; nothing is differentiated through it."""
     def fn(x):
         n = jax.lax.while_loop(lambda i: i < 3, lambda i: i + 1, 0)
         return jnp.sum(x * n)
