@@ -433,11 +433,14 @@ private:
     return isDerivable(constraints_, bytes_, value);
   }
 
+  /// A kept value replays read (not backward itself) is a candidate too:
+  /// min-cut keeps a value at the cost of its derivation when that is
+  /// cheaper than its bytes (MinCut.cpp), so that backward replays from it.
   bool candidate(ValueId value, bool replaceSaves) const {
     if (!derivable(value))
       return false;
     if (keep_[value])
-      return replaceSaves && constraints_.needed[value];
+      return replaceSaves;
     return demand_[value] > 0;
   }
 

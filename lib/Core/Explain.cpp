@@ -358,9 +358,11 @@ private:
       return;
     }
     if (!constraints_.needed[value]) {
-      ValueId owner = facts_.owner[value];
+      // A derivation reading it directly says more than the replay it
+      // ultimately feeds (min-cut may replay from a derived value).
+      ValueId owner = derivationReading(value);
       if (owner == kNoId)
-        owner = derivationReading(value);
+        owner = facts_.owner[value];
       if (owner != kNoId && derivedIndex(owner) >= 0) {
         out_ += "saved: the derivation of ";
         appendName(owner);

@@ -473,6 +473,45 @@ absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context,
   int64_t divisor = 1;
   while (totalBytes / divisor > kByteCap / tieRange)
     divisor *= 2;
+  // A derivation is a third way of making a value available in backward
+  // (issue #16 item 5): cutting v_in -> v_out then means "save or derive",
+  // whichever costs less, so the edge's capacity is the smaller of v's bytes
+  // and its derivation's backward time at the exchange rate. That is exact
+  // when every source is available in backward in every cut: a non-tangent
+  // graph input, a function result, or a value backward reads that may not
+  // be recomputed (always saved). A derivation whose source the cut itself
+  // decides on (saved or replayed) makes an "and" over values, which a cut
+  // cannot express: those are weighed after the cut (chooseDerivations),
+  // as are chains. A view's storage is its base's: deriving it frees nothing.
+  // A view of such an input or result (a broadcast bias) costs nothing to
+  // keep either: its storage is live anyway.
+  auto alwaysAvailable = [&](ValueId value) {
+    for (ValueId held : {value, flat.storageOf(value)}) {
+      if (int8_t role = flat.inputRole[held]; role != FlatGraph::kNotInput) {
+        if (role != static_cast<int8_t>(InputRole::Tangent))
+          return true;
+      } else if (constraints.isOutput[held]) {
+        return true;
+      }
+    }
+    return constraints.isForward[value] && constraints.needed[value] &&
+           fromSource(value);
+  };
+  std::vector<int64_t> deriveBytes(numValues, -1); // -1: no such derivation
+  for (const DerivationChoice &candidate : derivationCandidates(context)) {
+    const ValueId value = candidate.value;
+    if (candidateIndex[value] < 0 || fromSource(value) ||
+        flat.storageOf(value) != value ||
+        !std::all_of(candidate.derivation.from.begin(),
+                     candidate.derivation.from.end(), alwaysAvailable))
+      continue;
+    double bytes = std::max(0.0, candidate.costUs * bytesPerUs);
+    int64_t capped = bytes >= static_cast<double>(kByteCap)
+                         ? kByteCap
+                         : static_cast<int64_t>(bytes);
+    if (deriveBytes[value] < 0 || capped < deriveBytes[value])
+      deriveBytes[value] = capped;
+  }
   auto capacityOf = [&](size_t id) -> Capacity {
     ValueId value = static_cast<ValueId>(id);
     if (flat.inputRole[id] != FlatGraph::kNotInput)
@@ -481,8 +520,10 @@ absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context,
       return 0; // live until the end anyway
     if (constraints.forcedRecompute(value))
       return kInfinite;
-    return cappedBytes(id) / divisor * tieRange +
-           (constraints.needed[id] ? 1 : 2);
+    int64_t bytes = cappedBytes(id);
+    if (deriveBytes[id] >= 0)
+      bytes = std::min(bytes, deriveBytes[id]);
+    return bytes / divisor * tieRange + (constraints.needed[id] ? 1 : 2);
   };
 
   const int32_t firstOpNode = static_cast<int32_t>(2 * numCandidates);

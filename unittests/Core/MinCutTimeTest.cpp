@@ -224,5 +224,59 @@ TEST(MinCutTime, RaisingTheRateTradesBytesForTime) {
   EXPECT_EQ(lastSaved, saveAll.simulation.savedBytes);
 }
 
+// A derivation is one of the ways the cut makes a value available (issue #16
+// item 5). a = slow(x) is dear to replay and y = a + b, a function result,
+// gives a = y - b from values backward holds anyway; backward reads only
+// w = relu(a). Without the derivation in the cut, min-cut saves w (replaying
+// it needs a, and a's replay is dear), and the derivation pass after the
+// cut has nothing to replace: a is neither saved nor replayed. With it, the
+// cut keeps a at its derivation's cost, the pass derives it, and w is
+// replayed from the derived a: no activation is saved.
+TEST(MinCutTime, TheCutReplaysFromADerivedValue) {
+  GraphBuilder builder(DType::F32);
+  ValueId x = builder.input("x", {kElements});
+  ValueId b = builder.input("b", {kElements}, InputRole::Parameter);
+  ValueId a = builder.op("slow", "slow", ComputeClass::Other, {x},
+                         builder.type({kElements}), "a");
+  builder.producer(a).fixedTimeUs = 1000;
+  ValueId y = builder.op("add", "add", ComputeClass::Pointwise, {a, b},
+                         builder.type({kElements}), "y");
+  ValueId w = builder.op("relu", "relu", ComputeClass::Pointwise, {a},
+                         builder.type({kElements}), "w");
+  ValueId z = builder.op("sq", "square", ComputeClass::Pointwise, {w},
+                         builder.type({kElements}), "z");
+  builder.graph().markOutput(y, OutputRole::Output);
+  builder.graph().markOutput(z, OutputRole::Output);
+  ValueId dz =
+      builder.input("dz", builder.type({kElements}), InputRole::Tangent);
+  ValueId dw = builder.op("sq_bwd", "bwd", ComputeClass::Pointwise, {dz, w},
+                          builder.type({kElements}));
+  ValueId da = builder.op("relu_bwd", "bwd", ComputeClass::Pointwise, {dw, w},
+                          builder.type({kElements}));
+  ValueId dx = builder.op("slow_bwd", "bwd", ComputeClass::Other, {da, x},
+                          builder.type({kElements}));
+  builder.graph().markOutput(dx, OutputRole::Gradient);
+  Graph graph = builder.take();
+
+  // Without an inverse rule: w is saved (beside the input x, which
+  // slow_bwd reads).
+  Plan saving = test::planOrDie(graph, minCutAt(std::nullopt));
+  EXPECT_EQ(test::decisionOf(saving, w), Decision::Save);
+  EXPECT_EQ(saving.simulation.savedBytes, 2 * 4 * kElements);
+
+  graph.mutableOp(graph.value(y).producer).inverseRules = {
+      InverseRule{0, InverseKind::SubtractOther, {1}, true}};
+  Plan deriving = test::planOrDie(graph, minCutAt(std::nullopt));
+  EXPECT_EQ(test::decisionOf(deriving, a), Decision::Derive);
+  EXPECT_EQ(test::decisionOf(deriving, w), Decision::Recompute);
+  EXPECT_EQ(deriving.simulation.savedBytes, 4 * kElements); // x alone
+  EXPECT_EQ(deriving.simulation.numDerivations, 1);
+  EXPECT_EQ(test::evaluations(deriving, test::opNamed(graph, "slow")), 1);
+  EXPECT_EQ(test::reasonOf(deriving, w),
+            "recomputed from a (cheaper than saving 4 MiB, replay time "
+            "weighed at 3.19 MiB per us); the replay fuses into pointwise "
+            "sq_bwd");
+}
+
 } // namespace
 } // namespace remat

@@ -349,6 +349,31 @@ def derivation_chain_case():
           f"(measured {error:.1e})")
 
 
+def derivation_replay_case():
+    """The layer norm's output a is dear to replay (a kernel of its own) and
+    out = a + w[0] is a function result; backward reads only relu(a). The
+    cut keeps a at its derivation's cost (out - w[0]: an output and a view
+    of a parameter, held in every plan), so relu is replayed from the
+    derived a and nothing of the layer norm's output is saved (before,
+    relu(a) was saved: the pass after the cut had nothing to replace)."""
+    def f(x, w):
+        a = torch.nn.functional.layer_norm(x, (32,))
+        out = a + w[0]
+        r = torch.relu(a)
+        return (r * r).sum(), out
+
+    info, error = _derive_against_pytorch(f)
+    decisions = {row["name"]: row["decision"] for row in info.report.values}
+    normed = [name for name in decisions
+              if name.startswith("native_layer_norm") and
+              decisions[name] == "derive"]
+    check(len(normed) == 1 and decisions.get("relu") == "recompute",
+          f"derivation replay: the layer norm's output derived and relu "
+          f"replayed from it ({decisions})")
+    check(error < 1e-5, f"derivation replay: gradients within 1e-5 "
+          f"normwise (measured {error:.1e})")
+
+
 def bindings_case(remat_opt):
     """The in-process planner writes exactly what remat-opt writes."""
     module, inputs = MODELS["llama"]()
@@ -742,6 +767,7 @@ def main():
     complex_case()
     derivation_case()
     derivation_chain_case()
+    derivation_replay_case()
     bindings_case(args.remat_opt)
     fallback_case()
     budget_case()
