@@ -478,13 +478,13 @@ absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context,
   // whichever costs less, so the edge's capacity is the smaller of v's bytes
   // and its derivation's backward time at the exchange rate. That is exact
   // when every source is available in backward in every cut: a non-tangent
-  // graph input, a function result, or a value backward reads that may not
-  // be recomputed (always saved). A derivation whose source the cut itself
+  // graph input, a function result, a view of either (a broadcast bias: its
+  // storage is live anyway), or a value backward reads that may not be
+  // recomputed (always saved). A derivation whose source the cut itself
   // decides on (saved or replayed) makes an "and" over values, which a cut
   // cannot express: those are weighed after the cut (chooseDerivations),
-  // as are chains. A view's storage is its base's: deriving it frees nothing.
-  // A view of such an input or result (a broadcast bias) costs nothing to
-  // keep either: its storage is live anyway.
+  // as are chains. Views are not derived here: a view's storage is its
+  // base's, so deriving it frees nothing.
   auto alwaysAvailable = [&](ValueId value) {
     for (ValueId held : {value, flat.storageOf(value)}) {
       if (int8_t role = flat.inputRole[held]; role != FlatGraph::kNotInput) {

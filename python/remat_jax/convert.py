@@ -570,12 +570,18 @@ class _Shaped:
             self.shape = ()  # a token or a scalar of another kind
 
 
+def _region_ops(region):
+    """Every op in `region`, those in nested regions included."""
+    for block in region.blocks:
+        for op in block.operations:
+            yield op
+            for inner in op.regions:
+                yield from _region_ops(inner)
+
+
 def _nested_ops(op):
     for region in op.regions:
-        for block in region.blocks:
-            for nested in block.operations:
-                yield nested
-                yield from _nested_ops(nested)
+        yield from _region_ops(region)
 
 
 def _captured_values(op):
@@ -607,20 +613,18 @@ def _region_cost(op, name):
     totals = []
     for region in op.regions:
         total = 0.0
-        for block in region.blocks:
-            for nested in block.operations:
-                for inner in [nested] + list(_nested_ops(nested)):
-                    inner_name = inner.operation.name
-                    if inner_name in REGION_OPS or inner_name in (
-                            "stablehlo.return", "func.return"):
-                        continue
-                    types = [(_Shaped(r).shape, None) for r in inner.results]
-                    klass, flops = _opaque_cost(
-                        inner, inner_name,
-                        [_Shaped(v) for v in inner.operands], types)
-                    total += flops
-                    if flops > best_flops:
-                        best_class, best_flops = klass, flops
+        for inner in _region_ops(region):
+            inner_name = inner.operation.name
+            if inner_name in REGION_OPS or inner_name in (
+                    "stablehlo.return", "func.return"):
+                continue
+            types = [(_Shaped(r).shape, None) for r in inner.results]
+            klass, flops = _opaque_cost(inner, inner_name,
+                                        [_Shaped(v) for v in inner.operands],
+                                        types)
+            total += flops
+            if flops > best_flops:
+                best_class, best_flops = klass, flops
         totals.append(total)
     flops = sum(totals) if name == "stablehlo.while" else max(totals, default=0)
     return flops, best_class
