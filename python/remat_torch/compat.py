@@ -4,6 +4,16 @@
     python -m remat_torch.compat [--compiler eager|inductor] [--models a,b]
                                  [--list]
 
+A model is a built-in name (`--list`) or MODULE:FACTORY, your own: a
+function of an importable module (the current directory is on the path)
+returning `(module, loss_of)`, where `loss_of(m)` computes a scalar loss with
+`m` (the module, or its compiled form) on fixed inputs, e.g.
+
+    def build():
+        model = MyNet()
+        x, y = torch.randn(8, 3, 64, 64), torch.randint(0, 10, (8,))
+        return model, lambda m: F.cross_entropy(m(x), y)
+
 Models: torchvision's (installed with remat's `.venv`) and, when the packages
 are importable, tiny configurations of Hugging Face transformers and timm
 models. For each model one line: how many graphs remat planned, how many
@@ -26,6 +36,7 @@ This is how the f64, complex and int32 fallbacks of docs/Python.md
 
 import argparse
 import copy
+import importlib
 import sys
 import time
 import warnings
@@ -280,10 +291,26 @@ def _describe(difference):
     return "equal" if difference == 0.0 else f"rel {difference:.1e}"
 
 
-def check_model(name, compiler):
-    """(ok, line, fallback reasons) for one training step of `name`."""
+def _user_factory(name):
+    """The factory MODULE:FACTORY names; ValueError saying why not."""
+    module_name, _, factory_name = name.partition(":")
+    try:
+        return getattr(importlib.import_module(module_name), factory_name)
+    except (ImportError, AttributeError) as error:
+        raise ValueError(f"cannot load {name}: {error}") from None
+
+
+def check_model(name, compiler, factory=None):
+    """(ok, line, fallback reasons) for one training step of `name` (a
+    built-in model, or the one `factory` makes)."""
     torch.manual_seed(0)
-    module, loss_of = MODELS[name][1]()
+    made = (factory or MODELS[name][1])()
+    if not (isinstance(made, tuple) and len(made) == 2 and
+            isinstance(made[0], torch.nn.Module) and callable(made[1])):
+        raise TypeError(f"{name}() returned {type(made).__name__}; expected "
+                        "(torch.nn.Module, loss_of) with loss_of(module) a "
+                        "scalar loss")
+    module, loss_of = made
     module.train()
     peer, reference = copy.deepcopy(module), copy.deepcopy(module)
     plans = []
@@ -322,11 +349,13 @@ def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="python -m remat_torch.compat",
         description="One training step per model through "
-                    "remat_torch.backend, against eager PyTorch.")
+                    "remat_torch.backend, against PyTorch's own partition "
+                    "of the same graph and against eager PyTorch.")
     parser.add_argument("--compiler", choices=("eager", "inductor"),
                         default="eager")
-    parser.add_argument("--models", help="comma-separated names (default: "
-                        "every model whose package is installed)")
+    parser.add_argument("--models", help="comma-separated built-in names "
+                        "or MODULE:FACTORY (default: every built-in model "
+                        "whose package is installed)")
     parser.add_argument("--list", action="store_true",
                         help="list the models and whether each can run")
     args = parser.parse_args(argv)
@@ -338,22 +367,32 @@ def main(argv=None):
             state = "available" if _available(package) else "not installed"
             print(f"{name:22s} {package} ({state})")
         return 0
+    factories = {}
     if args.models:
         names = args.models.split(",")
-        unknown = [n for n in names if n not in MODELS]
+        unknown = [n for n in names if n not in MODELS and ":" not in n]
         if unknown:
             parser.error(f"unknown model(s) {', '.join(unknown)}; "
-                         f"known: {', '.join(MODELS)}")
-        missing = [n for n in names if not _available(MODELS[n][0])]
+                         f"known: {', '.join(MODELS)}; or MODULE:FACTORY")
+        missing = [n for n in names
+                   if n in MODELS and not _available(MODELS[n][0])]
         if missing:
             parser.error(", ".join(f"{n} needs {MODELS[n][0]}"
                                    for n in missing) + ", not installed")
+        sys.path.insert(0, "")  # MODULE:FACTORY from the current directory
+        for name in names:
+            if name not in MODELS:
+                try:
+                    factories[name] = _user_factory(name)
+                except ValueError as error:
+                    parser.error(str(error))
     else:
         names = [n for n, (package, _) in MODELS.items() if _available(package)]
     passed = 0
     for name in names:
         try:
-            ok, line, reasons = check_model(name, args.compiler)
+            ok, line, reasons = check_model(name, args.compiler,
+                                            factories.get(name))
         except Exception as error:  # a model that cannot even run is a FAIL
             ok, line, reasons = False, f"{name:22s} FAIL {type(error).__name__}: {error}", []
         passed += ok
