@@ -20,8 +20,8 @@ models. For each model one line: how many graphs remat planned, how many
 fell back to PyTorch's partitioner (each reason is printed below), and the
 gradients against the same step through PyTorch's own pipeline and
 partitioner (`aot_eager` for `compiler="eager"`, `inductor` for Inductor)
-and against eager PyTorch: `equal` (bit for bit) or the largest normwise
-relative difference. remat's plan is judged against PyTorch's partition of
+and against eager PyTorch: `equal` (bit for bit) or the normwise relative
+difference of all gradients together. remat's plan is judged against PyTorch's partition of
 the same joint graph: with `compiler="eager"` a plan only moves ATen ops
 between forward and backward, so the gradients must be equal; Inductor
 fuses what each partition gives it differently, so there they must be within
@@ -271,8 +271,9 @@ def _gradient_difference(compiled, reference):
             return float("inf")
         if not torch.equal(p.grad, q.grad):
             equal = False
-        squared_difference += float((p.grad.double() - q.grad.double()).square().sum())
-        squared_norm += float(q.grad.double().square().sum())
+        got, want = p.grad.double(), q.grad.double()
+        squared_difference += float((got - want).square().sum())
+        squared_norm += float(want.square().sum())
     if equal:
         return 0.0
     return (squared_difference / max(squared_norm, 1e-60)) ** 0.5
