@@ -50,26 +50,6 @@ def _bytes_of(node):
     return sum(type_bytes(*m) for m in metas if m is not None)
 
 
-class _Shape:
-    def __init__(self, shape):
-        self.shape = shape
-
-
-def node_flops(node):
-    """The FLOP estimate the exporter gives opaque ops, for any node."""
-    meta = meta_of(node) or meta_from_getitems(node)
-    metas = [m for m in (meta if isinstance(meta, list) else [meta]) if m]
-    operands = []
-    for arg in node.args:
-        if isinstance(arg, torch.fx.Node):
-            m = meta_of(arg)
-            operands.append(_Shape(m[0] if m and not isinstance(m, list) else ()))
-    try:
-        return op_table.estimate_flops(node, op_table.packet(node), metas, operands)
-    except (IndexError, TypeError):
-        return 0.0
-
-
 def storage_bytes(names, joint, param_names, extra_bytes=None,
                   count_inputs=True):
     """Bytes of memory a set of saved values holds: a view (transpose,
@@ -116,7 +96,7 @@ def torch_side(export, param_names):
         "saved values": saved_count,
         **_saved_bytes(saved_names, export.joint, param_names),
         "recomputed ops": len(recomputed),
-        "recompute FLOPs": sum(node_flops(joint_nodes[n.name]) for n in recomputed),
+        "recompute FLOPs": sum(op_table.node_flops(joint_nodes[n.name]) for n in recomputed),
         "planning time (s)": capture.partition_seconds,
     }
 
@@ -202,7 +182,7 @@ def remat_side(export, remat_opt, param_names):
         "saved values": len(saved_names),
         **_saved_bytes(saved_names, export.joint, param_names, extra),
         "recomputed ops": len(recomputed),
-        "recompute FLOPs": sum(node_flops(joint_nodes[name]) for name in recomputed),
+        "recompute FLOPs": sum(op_table.node_flops(joint_nodes[name]) for name in recomputed),
         # Deciding and splitting, as PyTorch's partition function does both:
         # the plan and partition passes, in-process (no parsing, printing or
         # process start; those are in "process wall").

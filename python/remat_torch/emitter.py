@@ -117,6 +117,9 @@ class Emitter:
         # with the same numbers there, so they stay opaque random ops,
         # tagged never_recompute, instead of remat.dropout with RNG inputs.
         self.replayable_random = True
+        # Subgraphs the graph reads (get_attr node name -> module): operands
+        # of higher-order ops, not values (remat_torch.higher_order).
+        self.subgraphs: Dict[str, object] = {}
         # The FX node being lowered, and every emitted value's origin (ssa
         # -> Origin).
         self.current_node: Optional[str] = None

@@ -21,6 +21,7 @@ from remat_torch import ops as op_table
 from remat_torch.capture import capture_joint
 from remat_torch.emitter import DTYPES, Emitter, ExportError, Value
 from remat_torch.fxmeta import backward_region, is_symbolic, meta_from_getitems, meta_of
+from remat_torch.higher_order import subgraph_module
 from remat_torch.lowering import lower_node
 from remat_torch.nn_ops import find_cpu_dropouts, lower_cpu_dropout
 from remat_torch.regions import marker_kind, node_tags
@@ -131,6 +132,10 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
                      else node.name)
         add_argument(node, shape, dtype, role, label)
     for node in constants:
+        subgraph = subgraph_module(joint, node)
+        if subgraph is not None:
+            emitter.subgraphs[node.name] = subgraph
+            continue
         meta = meta_of(node)
         if meta is None:
             constant = _module_attribute(joint, node.target)

@@ -5,14 +5,22 @@ import operator
 
 from remat_torch.emitter import TYPED_DTYPES, ExportError, flops_attr
 from remat_torch.fxmeta import flat_nodes, is_symbolic
+from remat_torch.higher_order import higher_order_flops, is_higher_order
 from remat_torch.nn_ops import lower_nn
 from remat_torch.ops import _name_attr, compute_class, estimate_flops, lower_typed, packet
 
 
 def lower_node(emitter, node, results, where):
     """Emits the remat op(s) for one FX node: a typed NN op, else a typed
-    op, else `remat.opaque` with a FLOP estimate and a compute class."""
+    op, else `remat.opaque` with a FLOP estimate and a compute class (a
+    higher-order op's call is always one opaque op, remat_torch.higher_order)."""
     name = packet(node)
+    if is_higher_order(node):
+        _emit_opaque(emitter, node, results, where, f"higher_order.{name}",
+                     "other", lambda operands, present:
+                     higher_order_flops(node, emitter.subgraphs),
+                     never_recompute=True)
+        return
     if _typed_dtypes_only(emitter, node, results):
         typed = lower_nn(emitter, node, name, results)
         if typed is not None:
@@ -25,10 +33,29 @@ def lower_node(emitter, node, results, where):
         if typed is not None:
             emitter.values[node.name] = typed[0]
             return
+    klass = compute_class(name)
+    if klass is None:
+        emitter.unmapped[name] = emitter.unmapped.get(name, 0) + 1
+        klass = "other"
+    # Replaying a random op would draw other numbers where the graph runs as
+    # PyTorch code: it must never be recomputed there.
+    _emit_opaque(emitter, node, results, where, str(node.target), klass,
+                 lambda operands, present:
+                 estimate_flops(node, name, present, operands),
+                 never_recompute=klass == "random" and
+                 not emitter.replayable_random)
+
+
+def _emit_opaque(emitter, node, results, where, op_name, klass, flops,
+                 never_recompute):
+    """Emits `node` as one remat.opaque op: its tensor operands (sizes and
+    subgraphs are not operands), `flops(operands, present results)` as its
+    estimate, tagged never_recompute (a checkpoint region's recompute tag
+    yields to that) when `never_recompute`."""
     operands = []
     for arg in flat_nodes(node.args) + flat_nodes(list(node.kwargs.values())):
-        if is_symbolic(arg):
-            continue  # a size (dynamic shapes): not a tensor operand
+        if is_symbolic(arg) or arg.name in emitter.subgraphs:
+            continue  # a size (dynamic shapes) or a subgraph: no tensor
         value = emitter.values.get(arg.name)
         if value is None:
             raise ExportError(f"{where}: operand '{arg.name}' was not exported")
@@ -36,19 +63,13 @@ def lower_node(emitter, node, results, where):
             raise ExportError(f"{where}: operand '{arg.name}' is a tuple")
         operands.append(value)
     present = [r for r in results if r is not None]
-    klass = compute_class(name)
-    if klass is None:
-        emitter.unmapped[name] = emitter.unmapped.get(name, 0) + 1
-        klass = "other"
-    inherent = {"op_name": f'"{node.target}"',
-                "flops": flops_attr(estimate_flops(node, name, present, operands)),
+    inherent = {"op_name": f'"{op_name}"',
+                "flops": flops_attr(flops(operands, present)),
                 "compute_class": f'"{klass}"'}
     if klass == "random":
         inherent["random"] = None
     tags = emitter.tags
-    if klass == "random" and not emitter.replayable_random:
-        # Replaying it would draw other numbers: it must never be recomputed
-        # (a checkpoint region's recompute tag yields to that).
+    if never_recompute:
         emitter.tags = [t for t in tags if t not in (
             "remat.must_recompute", "remat.prefer_recompute",
             "remat.never_recompute")] + ["remat.never_recompute"]

@@ -8,12 +8,14 @@ in docs/Importers.md mirrors TYPED and CLASSES below.
 """
 
 import math
+from types import SimpleNamespace
 
 import torch
 import torch.fx
 
 from remat.mlir_text import f64_attr as exact_f64
 from remat_torch.emitter import FLOAT_DTYPES, tensor_type
+from remat_torch.fxmeta import flat_nodes, is_symbolic, meta_from_getitems, meta_of
 
 # ATen op (overload packet name) -> remat unary op, for ops taking one tensor.
 UNARY = {
@@ -141,6 +143,24 @@ def estimate_flops(node, name, results, operands):
     if klass == "reduction":
         return float(sum(_numel(v.shape) for v in operands[:1]))
     return float(FLOPS_PER_ELEMENT.get(klass, 1) * out)
+
+
+def node_flops(node):
+    """The FLOP estimate the exporter gives an opaque op, from a node's FX
+    metadata alone (for any node: the recomputation `compare` reports, the
+    nodes of a higher-order op's subgraphs); 0 where the estimate does not
+    take its operands."""
+    meta = meta_of(node) or meta_from_getitems(node)
+    results = [m for m in (meta if isinstance(meta, list) else [meta]) if m]
+    operands = []
+    for arg in flat_nodes(node.args) + flat_nodes(list(node.kwargs.values())):
+        arg_meta = None if is_symbolic(arg) else meta_of(arg)
+        if isinstance(arg_meta, tuple):
+            operands.append(SimpleNamespace(shape=arg_meta[0]))
+    try:
+        return estimate_flops(node, packet(node), results, operands)
+    except (IndexError, TypeError, AttributeError):
+        return 0.0
 
 
 # Ops whose result does not depend on their operands' values: a splat
