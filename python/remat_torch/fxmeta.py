@@ -70,6 +70,13 @@ def meta_from_getitems(node):
     return [indices.get(i) for i in range(max(indices) + 1)]
 
 
+def module_attribute(module, target):
+    """The attribute a get_attr node reads (a dotted path), or None."""
+    for name in str(target).split("."):
+        module = getattr(module, name, None)
+    return module
+
+
 def flat_nodes(args):
     """The FX nodes in an argument structure (a node, or lists, tuples and
     dicts of them), in order."""

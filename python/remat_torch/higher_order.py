@@ -19,9 +19,10 @@ does from PyTorch's own partition (docs/Python.md).
 """
 
 import operator
+
 import torch
 
-from remat_torch.fxmeta import flat_nodes, meta_of
+from remat_torch.fxmeta import flat_nodes, meta_of, module_attribute
 from remat_torch.ops import node_flops, packet
 
 _HIGHER_ORDER = getattr(torch._ops, "HigherOrderOperator", None)
@@ -40,9 +41,7 @@ def subgraph_module(joint, node):
     None."""
     if node.op != "get_attr":
         return None
-    attribute = joint
-    for name in str(node.target).split("."):
-        attribute = getattr(attribute, name, None)
+    attribute = module_attribute(joint, node.target)
     return attribute if isinstance(attribute, torch.nn.Module) else None
 
 

@@ -20,7 +20,8 @@ from remat.mlir_text import quoted
 from remat_torch import ops as op_table
 from remat_torch.capture import capture_joint
 from remat_torch.emitter import DTYPES, Emitter, ExportError, Value
-from remat_torch.fxmeta import backward_region, is_symbolic, meta_from_getitems, meta_of
+from remat_torch.fxmeta import (backward_region, is_symbolic, meta_from_getitems, meta_of,
+                                module_attribute)
 from remat_torch.higher_order import subgraph_module
 from remat_torch.lowering import lower_node
 from remat_torch.nn_ops import find_cpu_dropouts, lower_cpu_dropout
@@ -138,7 +139,7 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
             continue
         meta = meta_of(node)
         if meta is None:
-            constant = _module_attribute(joint, node.target)
+            constant = module_attribute(joint, node.target)
             if isinstance(constant, torch.Tensor):
                 meta = (tuple(constant.shape), constant.dtype)
         if meta is None or isinstance(meta, list) or meta[1] not in DTYPES:
@@ -258,13 +259,6 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
                      {k: list(v) for k, v in emitter.declined.items()},
                      list(emitter.rng_arguments), emitter.values,
                      emitter.origins)
-
-
-def _module_attribute(module, target):
-    """The attribute a get_attr node reads (a dotted path), or None."""
-    for name in str(target).split("."):
-        module = getattr(module, name, None)
-    return module
 
 
 def _named_tensors(module):
