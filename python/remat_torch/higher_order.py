@@ -79,10 +79,9 @@ def _module_flops(module):
         if node.op != "call_function" or node.target is operator.getitem:
             continue
         if is_higher_order(node):
-            nested = {a.name: subgraph_module(module, a)
-                      for a in flat_nodes(node.args) if a.op == "get_attr"}
-            total += higher_order_flops(
-                node, {k: v for k, v in nested.items() if v is not None})
+            nested = {a.name: sub for a in flat_nodes(node.args)
+                      if (sub := subgraph_module(module, a)) is not None}
+            total += higher_order_flops(node, nested)
             continue
         total += node_flops(node)
     return total
