@@ -2253,10 +2253,31 @@ polishForBudget(const PlanContext &context,
   const int64_t work = scaledWork(kPolishWork, effort);
   std::optional<Candidate> polished;
   double polishedTime = bestTime;
+  // The schedules rounds started from, and the round. What a start does
+  // from a round on is a function of the round's schedule, whether it is
+  // the first round (the first is never compared with its start's time)
+  // and the rounds left: a start that reaches a schedule an earlier start
+  // began a round from, at as many rounds left or fewer and on the same
+  // side of the first, would repeat what that one did, and stops. Starts
+  // do meet (the same schedule from two enumerations; two lowerings that
+  // end alike): on random-n250 at 0.7 three of the eight starts stop
+  // early, a tenth of the plan's time.
+  std::vector<std::pair<Schedule, int>> roundStarts;
+  auto repeats = [&](const Schedule &schedule, int round) {
+    for (const auto &[seen, seenRound] : roundStarts)
+      if ((seenRound == 0) == (round == 0) && seenRound <= round &&
+          seen.steps == schedule.steps &&
+          seen.backwardStart == schedule.backwardStart)
+        return true;
+    roundStarts.emplace_back(schedule, round);
+    return false;
+  };
   for (const Candidate *start : starts) {
     Schedule schedule = *start->schedule;
     double time = std::numeric_limits<double>::infinity();
     for (int round = 0; round < kPolishRounds; ++round) {
+      if (repeats(schedule, round))
+        break;
       std::vector<OrderFound> orders =
           searchOrders(context, schedule, work, gridStep);
       if (orders.empty() && round > 0)
