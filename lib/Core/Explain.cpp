@@ -38,6 +38,13 @@ std::string formatMicroseconds(double us) {
   return absl::StrFormat("%.3g us", us);
 }
 
+/// " (<note>)" when a tool said why `op` carries its tags (Tags::note).
+void appendTagNote(std::string &out, const Graph &graph, OpId op) {
+  const std::string &note = graph.op(op).tags.note;
+  if (!note.empty())
+    absl::StrAppend(&out, " (", note, ")");
+}
+
 void appendBanPhrase(std::string &out, const Graph &graph, OpId op,
                      AutoBan ban) {
   appendOpForUser(out, graph, op);
@@ -51,6 +58,7 @@ void appendBanPhrase(std::string &out, const Graph &graph, OpId op,
     break;
   case AutoBan::NoAutoRecompute:
     out += " which is no_auto_recompute";
+    appendTagNote(out, graph, op);
     break;
   case AutoBan::LargeReduction:
     out += " whose output is less than 1/4 of its input (not recomputed "
@@ -332,19 +340,21 @@ private:
     OpId producer = producerOf(value);
     switch (constraints_.hardSave[value]) {
     case HardSave::NeverRecompute:
+      out_ += "saved: tagged never_recompute";
+      appendTagNote(out_, graph_, producer);
       if (constraints_.policyOverruled[value])
-        absl::StrAppend(&out_,
-                        "saved: tagged never_recompute (which wins over "
-                        "checkpoint policy ",
+        absl::StrAppend(&out_, " (which wins over checkpoint policy ",
                         policyText(), ")");
-      else
-        out_ += "saved: tagged never_recompute";
       return;
     case HardSave::RandomWithoutRng:
       out_ += "saved: recomputing it needs ";
       appendOpForUser(out_, graph_, producer);
-      out_ += " whose RNG state is not a graph input";
-      if (constraints_.preferenceOverruled[value])
+      out_ += " whose RNG state is not a graph input, so a replay would draw "
+              "other numbers";
+      if (constraints_.policyOverruled[value])
+        absl::StrAppend(&out_, " (which wins over checkpoint policy ",
+                        policyText(), ")");
+      else if (constraints_.preferenceOverruled[value])
         out_ += " (which wins over its prefer_recompute tag)";
       return;
     case HardSave::None:
@@ -552,6 +562,7 @@ private:
     switch (constraints_.user[value]) {
     case UserChoice::MustRecompute:
       out_ += ": tagged must_recompute";
+      appendTagNote(out_, graph_, producerOf(value));
       return;
     case UserChoice::PolicyRecompute:
       absl::StrAppend(&out_, ": checkpoint policy ", policyText(),
@@ -559,6 +570,7 @@ private:
       return;
     case UserChoice::PreferRecompute:
       out_ += ": tagged prefer_recompute";
+      appendTagNote(out_, graph_, producerOf(value));
       return;
     default:
       break;

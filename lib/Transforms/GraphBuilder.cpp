@@ -95,8 +95,8 @@ struct RematAttrNames {
         phase(get(context, RematDialect::PhaseAttrHelper::getNameStr())),
         fixedTime(
             get(context, RematDialect::FixedTimeUsAttrHelper::getNameStr())),
-        workspace(get(context,
-                      RematDialect::WorkspaceBytesAttrHelper::getNameStr())),
+        workspace(
+            get(context, RematDialect::WorkspaceBytesAttrHelper::getNameStr())),
         neverRecompute(
             get(context, RematDialect::NeverRecomputeAttrHelper::getNameStr())),
         noAutoRecompute(get(
@@ -106,9 +106,10 @@ struct RematAttrNames {
         preferRecompute(get(
             context, RematDialect::PreferRecomputeAttrHelper::getNameStr())),
         preferSave(
-            get(context, RematDialect::PreferSaveAttrHelper::getNameStr())) {}
-  StringAttr name, phase, fixedTime, workspace, neverRecompute,
-      noAutoRecompute, mustRecompute, preferRecompute, preferSave;
+            get(context, RematDialect::PreferSaveAttrHelper::getNameStr())),
+        tagNote(get(context, RematDialect::TagNoteAttrHelper::getNameStr())) {}
+  StringAttr name, phase, fixedTime, workspace, neverRecompute, noAutoRecompute,
+      mustRecompute, preferRecompute, preferSave, tagNote;
 
 private:
   static StringAttr get(MLIRContext *context, StringRef text) {
@@ -116,10 +117,10 @@ private:
   }
 };
 
-/// Reads the tags, `remat.name`, `remat.phase`, `remat.fixed_time_us` and
-/// `remat.workspace_bytes` of `op` into `node`. These are dialect
-/// (discardable) attributes, so they live in the op's attribute dictionary,
-/// never among its inherent attributes.
+/// Reads the tags and their note, `remat.name`, `remat.phase`,
+/// `remat.fixed_time_us` and `remat.workspace_bytes` of `op` into `node`. These
+/// are dialect (discardable) attributes, so they live in the op's attribute
+/// dictionary, never among its inherent attributes.
 void readRematAttrs(Operation *op, const RematAttrNames &names, GraphOp &node) {
   for (NamedAttribute attr : op->getRawDictionaryAttrs()) {
     StringAttr key = attr.getName();
@@ -150,6 +151,9 @@ void readRematAttrs(Operation *op, const RematAttrNames &names, GraphOp &node) {
       node.tags.preferRecompute = true;
     } else if (key == names.preferSave) {
       node.tags.preferSave = true;
+    } else if (key == names.tagNote) {
+      if (auto note = dyn_cast<StringAttr>(value))
+        node.tags.note = note.getValue().str();
     }
   }
 }

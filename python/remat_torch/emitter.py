@@ -114,8 +114,9 @@ class Emitter:
         self.tags: List[str] = []
         # False when the graph will run as PyTorch FX code
         # (remat_torch.partition): PyTorch's random ops cannot be replayed
-        # with the same numbers there, so they stay opaque random ops,
-        # tagged never_recompute, instead of remat.dropout with RNG inputs.
+        # with the same numbers there, so they stay opaque random ops with
+        # no RNG state (which the planner saves), instead of remat.dropout
+        # with RNG inputs.
         self.replayable_random = True
         # Subgraphs the graph reads (get_attr node name -> module): operands
         # of higher-order ops, not values (remat_torch.higher_order).

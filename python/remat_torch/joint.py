@@ -77,8 +77,9 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
     output list: forward outputs then one gradient per primal) to MLIR.
 
     `replayable_random=False` is for graphs that will run as FX code
-    (remat_torch.partition): random ops stay opaque and never_recompute,
-    since PyTorch cannot replay them with the same numbers there.
+    (remat_torch.partition): random ops stay opaque random ops without RNG
+    state, which the planner saves, since PyTorch cannot replay them with
+    the same numbers there.
 
     `workspace_bytes` (FX node name -> bytes, remat_torch.workspace) become
     `remat.workspace_bytes` on the ops each node lowers to.

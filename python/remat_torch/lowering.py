@@ -3,6 +3,7 @@ the typed ops of ops.py, else `remat.opaque` with a cost estimate."""
 
 import operator
 
+from remat.mlir_text import quoted
 from remat_torch.emitter import TYPED_DTYPES, ExportError, flops_attr
 from remat_torch.fxmeta import flat_nodes, is_symbolic
 from remat_torch.higher_order import higher_order_flops, is_higher_order
@@ -19,7 +20,8 @@ def lower_node(emitter, node, results, where):
         _emit_opaque(emitter, node, results, where, f"higher_order.{name}",
                      "other", lambda operands, present:
                      higher_order_flops(node, emitter.subgraphs),
-                     never_recompute=True)
+                     never_recompute=f"set by remat_torch: a higher-order "
+                     f"{name} call is not replayed")
         return
     if _typed_dtypes_only(emitter, node, results):
         typed = lower_nn(emitter, node, name, results)
@@ -37,21 +39,24 @@ def lower_node(emitter, node, results, where):
     if klass is None:
         emitter.unmapped[name] = emitter.unmapped.get(name, 0) + 1
         klass = "other"
-    # Replaying a random op would draw other numbers where the graph runs as
-    # PyTorch code: it must never be recomputed there.
+    # A random opaque op reads no RNG state, so the planner saves its
+    # results (a replay would draw other numbers) and says so in their
+    # reasons; a checkpoint region's must_recompute, which would contradict
+    # that, is dropped (its prefer_recompute stays, and the reason says the
+    # save wins over it).
     _emit_opaque(emitter, node, results, where, str(node.target), klass,
                  lambda operands, present:
-                 estimate_flops(node, name, present, operands),
-                 never_recompute=klass == "random" and
-                 not emitter.replayable_random)
+                 estimate_flops(node, name, present, operands))
 
 
 def _emit_opaque(emitter, node, results, where, op_name, klass, flops,
-                 never_recompute):
+                 never_recompute=None):
     """Emits `node` as one remat.opaque op: its tensor operands (sizes and
     subgraphs are not operands), `flops(operands, present results)` as its
-    estimate, tagged never_recompute (a checkpoint region's recompute tag
-    yields to that) when `never_recompute`."""
+    estimate; tagged never_recompute (a checkpoint region's recompute tag
+    yields to that) when `never_recompute`, the note saying why (quoted in
+    the plan's reasons); marked `random` (without a region's
+    must_recompute) for a random op."""
     operands = []
     for arg in flat_nodes(node.args) + flat_nodes(list(node.kwargs.values())):
         if is_symbolic(arg) or arg.name in emitter.subgraphs:
@@ -66,15 +71,18 @@ def _emit_opaque(emitter, node, results, where, op_name, klass, flops,
     inherent = {"op_name": f'"{op_name}"',
                 "flops": flops_attr(flops(operands, present)),
                 "compute_class": f'"{klass}"'}
+    discardable = _name_attr(node)
+    tags = emitter.tags
     if klass == "random":
         inherent["random"] = None
-    tags = emitter.tags
+        emitter.tags = [t for t in tags if t != "remat.must_recompute"]
     if never_recompute:
         emitter.tags = [t for t in tags if t not in (
             "remat.must_recompute", "remat.prefer_recompute",
             "remat.never_recompute")] + ["remat.never_recompute"]
+        discardable["remat.tag_note"] = quoted(never_recompute)
     values = emitter.emit("remat.opaque", operands, present, inherent,
-                          _name_attr(node))
+                          discardable)
     emitter.tags = tags
     if not results_are_tuple(node):
         emitter.values[node.name] = values[0]

@@ -48,8 +48,8 @@ budget no plan meets raises `RematPartitionError` naming the smallest peak
 remat reaches; `on_infeasible="closest"` plans at that peak instead, with a
 warning.
 
-Random ops (`random_ops`): by default ("save") the plan treats them as
-`never_recompute` and their results (dropout's mask) are saved when
+Random ops (`random_ops`): by default ("save") they read no RNG state, so
+the plan never replays them and their results (dropout's mask) are saved when
 backward needs them, as PyTorch's partitioner does: replaying dropout on
 the CPU made GPT-2 and BERT training steps 21-28% slower in
 docs/benchmarks.md, and remat's cost model does not see that yet. With

@@ -313,7 +313,7 @@ TEST(MinCutPyTorch, DropoutIsReplayedFromTheRngStateNotSaved) {
   EXPECT_EQ(test::decisionOf(plan2, mask2), Decision::Save);
   EXPECT_EQ(test::reasonOf(plan2, mask2),
             "saved: recomputing it needs random dropout_rng whose RNG state is "
-            "not a graph input");
+            "not a graph input, so a replay would draw other numbers");
 }
 
 } // namespace

@@ -142,6 +142,56 @@ TEST(PlannerTags, MustRecomputeOnUnreproducibleRandomOpIsAnError) {
             Decision::Recompute);
 }
 
+TEST(PlannerTags, ReasonsQuoteTheNoteOfATool) {
+  // A tool (an exporter) that tags an op says why; the reasons citing the
+  // tag quote it, so a user who wrote no tag learns where it came from.
+  Tags tags;
+  tags.neverRecompute = true;
+  tags.note = "remat_torch: a torch.cond call";
+  Graph graph = buildTwoOps(tags);
+  PlanOptions options = test::optionsFor(Strategy::RecomputeAll);
+  EXPECT_EQ(test::reasonOf(test::planOrDie(graph, options),
+                           test::valueNamed(graph, "a")),
+            "saved: tagged never_recompute (remat_torch: a torch.cond call)");
+  options.policy = *parseNamePolicy("save_only_these_names:b");
+  EXPECT_EQ(test::reasonOf(test::planOrDie(graph, options),
+                           test::valueNamed(graph, "a")),
+            "saved: tagged never_recompute (remat_torch: a torch.cond call) "
+            "(which wins over checkpoint policy save_only_these_names:b)");
+
+  tags.neverRecompute = false;
+  tags.mustRecompute = true;
+  tags.note = "remat_torch: a torch.utils.checkpoint region";
+  Graph forced = buildTwoOps(tags);
+  EXPECT_EQ(test::reasonOf(
+                test::planOrDie(forced, test::optionsFor(Strategy::MinCut)),
+                test::valueNamed(forced, "a")),
+            "recomputed from seed: tagged must_recompute (remat_torch: a "
+            "torch.utils.checkpoint region); the replay fuses into pointwise "
+            "b_bwd");
+}
+
+TEST(PlannerTags, UnreproducibleRandomOpIsSavedWhateverAPolicySays) {
+  // No tag: the op is random and reads no RNG state. The reason says why it
+  // is saved, and that this wins over the policy that would recompute it.
+  Graph graph = buildTwoOps(Tags{}, ComputeClass::Random, /*aReadsRng=*/false);
+  ValueId a = test::valueNamed(graph, "a");
+  PlanOptions options = test::optionsFor(Strategy::MinCut);
+  Plan plain = test::planOrDie(graph, options);
+  EXPECT_EQ(test::decisionOf(plain, a), Decision::Save);
+  EXPECT_EQ(test::reasonOf(plain, a),
+            "saved: recomputing it needs random a_op whose RNG state is not a "
+            "graph input, so a replay would draw other numbers");
+  options.policy = *parseNamePolicy("save_only_these_names:b");
+  Plan policy = test::planOrDie(graph, options);
+  EXPECT_EQ(test::decisionOf(policy, a), Decision::Save);
+  EXPECT_EQ(
+      test::reasonOf(policy, a),
+      "saved: recomputing it needs random a_op whose RNG state is not a "
+      "graph input, so a replay would draw other numbers (which wins over "
+      "checkpoint policy save_only_these_names:b)");
+}
+
 TEST(PlannerTags, PolicySaveAgainstMustRecomputeNamesBoth) {
   Tags tags;
   tags.mustRecompute = true;

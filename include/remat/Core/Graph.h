@@ -96,6 +96,10 @@ struct Tags {
   bool mustRecompute = false;   // always recompute (hard constraint)
   bool preferRecompute = false; // soft: lean towards recompute
   bool preferSave = false;      // soft: lean towards save
+  /// Why the op carries its tags when a tool set them (`remat.tag_note`,
+  /// e.g. "set by remat_torch: a higher-order cond call is not replayed"),
+  /// quoted by the reasons that cite a tag; empty for a user's own tags.
+  std::string note;
 };
 
 //===----------------------------------------------------------------------===//

@@ -47,6 +47,14 @@ func.func @compatible_tags(%a: tensor<4x4xbf16>) -> tensor<4x4xbf16> {
   return %1 : tensor<4x4xbf16>
 }
 
+// A tool that sets tags says why in remat.tag_note (quoted in the reasons).
+// CHECK-LABEL: func.func @tag_note
+// CHECK: remat.opaque "call"(%{{.*}}) {remat.never_recompute, remat.tag_note = "an exporter's call op"}
+func.func @tag_note(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = remat.opaque "call"(%a) {remat.never_recompute, remat.tag_note = "an exporter's call op"} : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
 // Tags and names are valid on upstream ops too, so linalg-on-tensors programs
 // from other compilers can be tagged without converting them.
 // CHECK-LABEL: func.func @upstream_ops
@@ -113,6 +121,30 @@ func.func @forward(%x: tensor<4x4xf32> {remat.role = "input", remat.name = "toke
 func.func private @declaration(tensor<8xf32> {remat.role = "input"}) -> (tensor<8xf32> {remat.role = "output"})
 
 //--- invalid.mlir
+
+func.func @tag_note_not_a_string(%a: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'remat.tag_note' must be a non-empty string saying why the op carries its tags, e.g. {remat.never_recompute, remat.tag_note = "an exporter's call op"}}}
+  %0 = remat.add %a, %a {remat.never_recompute, remat.tag_note = 1 : i64} : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @tag_note_empty(%a: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'remat.tag_note' must be a non-empty string}}
+  %0 = remat.add %a, %a {remat.must_recompute, remat.tag_note = ""} : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @tag_note_without_a_tag(%a: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'remat.tag_note' explains the op's tags, but it has none; add the tag it explains or drop the note}}
+  %0 = remat.add %a, %a {remat.name = "x", remat.tag_note = "why"} : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
 
 func.func @tag_with_value(%a: tensor<8xf32>) -> tensor<8xf32> {
   // expected-error @+1 {{'remat.never_recompute' is a tag and takes no value; write it as a unit attribute, e.g. {remat.never_recompute}}}
@@ -301,7 +333,7 @@ func.func @grad_of_on_an_op(%a: tensor<8xf32>) -> tensor<8xf32> {
 // -----
 
 func.func @misspelled_tag(%a: tensor<8xf32>) -> tensor<8xf32> {
-  // expected-error @+1 {{unknown remat attribute 'remat.dont_recompute'; known: never_recompute, no_auto_recompute, must_recompute, prefer_recompute, prefer_save, name, graph}}
+  // expected-error @+1 {{unknown remat attribute 'remat.dont_recompute'; known: never_recompute, no_auto_recompute, must_recompute, prefer_recompute, prefer_save, tag_note, name, graph}}
   %0 = remat.add %a, %a {remat.dont_recompute} : tensor<8xf32>
   return %0 : tensor<8xf32>
 }

@@ -169,6 +169,7 @@ def higher_order_cases(reference_eager):
     default under Inductor, no fallback."""
     # Inductor itself fails on this scan's backward in PyTorch 2.14 ("scan
     # might be aliasing the input or the output"): eager only there.
+    saved_in_all = 0  # saved higher-order results (some cases save none)
     for name, make, compilers in (
             ("cond", _CondNet, ("eager", "inductor")),
             ("scan", _ScanNet, ("eager",)),
@@ -194,15 +195,26 @@ def higher_order_cases(reference_eager):
                     if r["name"].split("#")[0].rstrip("_0123456789") == name]
             hops = [r for r in rows if "never_recompute" in r["tags"]]
             replayed = [r for r in rows if r["decision"] == "recompute"]
+            # A saved result's reason says who tagged the call, and why.
+            saved = [r["reason"] for r in hops if r["decision"] == "save"]
+            unexplained = [reason for reason in saved
+                           if "tagged never_recompute (set by remat_torch: "
+                           "a higher-order " not in reason]
             if compiler == "eager":
                 close, measure = same(expected, got), "bitwise equal"
             else:
                 error = normwise(got, expected)
                 close, measure = error < 1e-4, f"normwise {error:.1e}"
-            check(planned and hops and not replayed and close,
+            saved_in_all += len(saved)
+            check(planned and hops and not replayed and not unexplained and
+                  close,
                   f"{name} {compiler}: {len(infos)} graph(s) planned, "
                   f"{len(hops)} higher-order result(s), none recomputed, "
+                  f"{len(saved)} saved naming the exporter"
+                  f"{' but ' + str(unexplained) if unexplained else ''}, "
                   f"{measure} to PyTorch's partition")
+    check(saved_in_all > 0, f"higher-order cases: {saved_in_all} saved "
+          "higher-order results, each reason naming the exporter")
 
 
 def main():

@@ -102,6 +102,17 @@ def dropout_case():
               f"dropout, random_ops={random_ops!r}: "
               f"{'replayed under the saved generator state' if expected else 'mask saved'}, "
               "bitwise equal to PyTorch's partition")
+        if not expected:
+            # Saved because it is random, not for a tag nobody wrote.
+            # (native_dropout on 2.x, bernoulli_ on 1.13)
+            reasons = {r["reason"] for r in infos[0].report.values
+                       if r["compute_class"] == "random"
+                       and r["decision"] == "save"}
+            check(len(reasons) == 1 and all(
+                "whose RNG state is not a graph input, so a replay would "
+                "draw other numbers" in r for r in reasons),
+                  f"dropout, random_ops='save': the reason names the RNG "
+                  f"state: {sorted(reasons)}")
 
 
 def backward_helper_case():

@@ -133,6 +133,24 @@ LogicalResult RematDialect::verifyOperationAttribute(Operation *op,
                 "remove one of them";
     return success();
   }
+  if (name == TagNoteAttrHelper::getNameStr()) {
+    auto value = dyn_cast<StringAttr>(attr.getValue());
+    if (!value || value.getValue().empty())
+      return op->emitError()
+             << "'remat.tag_note' must be a non-empty string saying why the "
+                "op carries its tags, e.g. {remat.never_recompute, "
+                "remat.tag_note = \"an exporter's call op\"}";
+    const bool tagged = op->hasAttr(NeverRecomputeAttrHelper::getNameStr()) ||
+                        op->hasAttr(NoAutoRecomputeAttrHelper::getNameStr()) ||
+                        op->hasAttr(MustRecomputeAttrHelper::getNameStr()) ||
+                        op->hasAttr(PreferRecomputeAttrHelper::getNameStr()) ||
+                        op->hasAttr(PreferSaveAttrHelper::getNameStr());
+    if (!tagged)
+      return op->emitError()
+             << "'remat.tag_note' explains the op's tags, but it has none; "
+                "add the tag it explains or drop the note";
+    return success();
+  }
   if (name == NameAttrHelper::getNameStr()) {
     auto value = dyn_cast<StringAttr>(attr.getValue());
     if (!value || value.getValue().empty())
@@ -295,7 +313,7 @@ LogicalResult RematDialect::verifyOperationAttribute(Operation *op,
   return op->emitError() << "unknown remat attribute '" << name
                          << "'; known: never_recompute, no_auto_recompute, "
                             "must_recompute, prefer_recompute, prefer_save, "
-                            "name, graph, phase, fixed_time_us, "
+                            "tag_note, name, graph, phase, fixed_time_us, "
                             "workspace_bytes, decision, "
                             "reason, derivation, plan, stage, saved_values, "
                             "schedule";

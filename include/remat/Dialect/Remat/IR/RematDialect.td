@@ -31,6 +31,9 @@ def Remat_Dialect : Dialect {
     "::mlir::UnitAttr":$must_recompute,
     "::mlir::UnitAttr":$prefer_recompute,
     "::mlir::UnitAttr":$prefer_save,
+    // Why a tool set the op's tags (an exporter), quoted in the reasons that
+    // cite one.
+    "::mlir::StringAttr":$tag_note,
     "::mlir::StringAttr":$name,
     "::mlir::StringAttr":$graph,
     "::mlir::StringAttr":$role,
