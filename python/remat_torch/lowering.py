@@ -20,8 +20,8 @@ def lower_node(emitter, node, results, where):
         _emit_opaque(emitter, node, results, where, f"higher_order.{name}",
                      "other", lambda operands, present:
                      higher_order_flops(node, emitter.subgraphs),
-                     never_recompute=f"set by remat_torch: a higher-order "
-                     f"{name} call is not replayed")
+                     never_recompute_note=f"set by remat_torch: a "
+                     f"higher-order {name} call is not replayed")
         return
     if _typed_dtypes_only(emitter, node, results):
         typed = lower_nn(emitter, node, name, results)
@@ -50,13 +50,13 @@ def lower_node(emitter, node, results, where):
 
 
 def _emit_opaque(emitter, node, results, where, op_name, klass, flops,
-                 never_recompute=None):
+                 never_recompute_note=None):
     """Emits `node` as one remat.opaque op: its tensor operands (sizes and
     subgraphs are not operands), `flops(operands, present results)` as its
     estimate; tagged never_recompute (a checkpoint region's recompute tag
-    yields to that) when `never_recompute`, the note saying why (quoted in
-    the plan's reasons); marked `random` (without a region's
-    must_recompute) for a random op."""
+    yields to that) with `never_recompute_note` as its remat.tag_note (the
+    plan's reasons quote it) when that is given; marked `random` (without a
+    region's must_recompute) for a random op."""
     operands = []
     for arg in flat_nodes(node.args) + flat_nodes(list(node.kwargs.values())):
         if is_symbolic(arg) or arg.name in emitter.subgraphs:
@@ -76,11 +76,11 @@ def _emit_opaque(emitter, node, results, where, op_name, klass, flops,
     if klass == "random":
         inherent["random"] = None
         emitter.tags = [t for t in tags if t != "remat.must_recompute"]
-    if never_recompute:
+    if never_recompute_note:
         emitter.tags = [t for t in tags if t not in (
             "remat.must_recompute", "remat.prefer_recompute",
             "remat.never_recompute")] + ["remat.never_recompute"]
-        discardable["remat.tag_note"] = quoted(never_recompute)
+        discardable["remat.tag_note"] = quoted(never_recompute_note)
     values = emitter.emit("remat.opaque", operands, present, inherent,
                           discardable)
     emitter.tags = tags
