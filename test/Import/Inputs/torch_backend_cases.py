@@ -15,11 +15,15 @@
   invoke_subgraph): each call one opaque op that is never recomputed;
   bitwise against PyTorch's partition under eager, within 1e-4 of
   torch.compile's default under Inductor, no fallback.
+- A random op in a checkpoint region that must recompute it (rand_like,
+  which gets no RNG state): saved, with no fallback, in both random_ops
+  modes.
 
 Prints one line per case and `backend cases: PASS` when all pass.
 """
 
 import copy
+import functools
 import sys
 import warnings
 
@@ -217,6 +221,62 @@ def higher_order_cases(reference_eager):
           "higher-order results, each reason naming the exporter")
 
 
+class _MustRecomputeNoise(torch.nn.Module):
+    """A random op (rand_like, not dropout) in a selective checkpoint region
+    whose policy says MUST_RECOMPUTE for every op."""
+
+    def __init__(self):
+        super().__init__()
+        self.linear = torch.nn.Linear(32, 32)
+
+    def _inner(self, x):
+        return torch.sigmoid(self.linear(x) * torch.rand_like(x))
+
+    def forward(self, x):
+        from torch.utils.checkpoint import (
+            checkpoint, create_selective_checkpoint_contexts)
+
+        # Dynamo takes a context_fn only as a partial of this function.
+        context = functools.partial(create_selective_checkpoint_contexts,
+                                    _must_recompute)
+        return checkpoint(self._inner, x, use_reentrant=False,
+                          context_fn=context).pow(2).mean()
+
+
+def _must_recompute(ctx, op, *args, **kwargs):
+    from torch.utils.checkpoint import CheckpointPolicy
+    return CheckpointPolicy.MUST_RECOMPUTE
+
+
+def random_op_in_region_case(reference_eager):
+    """A random op the exporter cannot hand RNG state to is saved, not
+    replayed, whatever a checkpoint region asks: with random_ops="replay"
+    a MUST_RECOMPUTE region's tag stayed on rand_like, which the planner
+    refuses as a contradiction, and the graph fell back to PyTorch's
+    partitioner. Planned now, the reason saying why it is saved, bitwise
+    equal to PyTorch's partition."""
+    torch.manual_seed(0)
+    module, inputs = _MustRecomputeNoise(), [torch.randn(4, 32)]
+    for random_ops in ("save", "replay"):
+        infos = []
+        torch._dynamo.reset()
+        expected, _ = compiled_step(module, inputs, reference_eager)
+        torch._dynamo.reset()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # no fallback
+            got, _ = compiled_step(module, inputs, remat_torch.backend(
+                compiler="eager", random_ops=random_ops,
+                on_plan=infos.append))
+        reasons = [r["reason"] for i in infos for r in i.report.values
+                   if r["compute_class"] == "random"]
+        check(bool(infos) and all(i.fallback_reason is None for i in infos)
+              and len(reasons) == 1 and "random rand_like whose RNG state is "
+              "not a graph input" in reasons[0] and same(expected, got),
+              f"rand_like in a MUST_RECOMPUTE region, random_ops="
+              f"{random_ops!r}: planned, {reasons}, bitwise equal to "
+              "PyTorch's partition")
+
+
 def main():
     print(f"PyTorch {torch.__version__}")
     reference_eager = aot_autograd(fw_compiler=nop, bw_compiler=nop,
@@ -277,6 +337,7 @@ def main():
               f"sizes {infos[0].sizes if infos else '?'})")
 
     higher_order_cases(reference_eager)
+    random_op_in_region_case(reference_eager)
 
     try:
         remat_torch.backend(strategy="fastest")
