@@ -64,6 +64,21 @@ def compiled_step(module, inputs, backend):
     return result, again
 
 
+def against_reference(module, inputs, reference, **options):
+    """Two steps under `reference`, then two under remat_torch.backend
+    (`options`), with remat's fallback warning an error: the reference's
+    first step, remat's two, and what each remat partition call did."""
+    infos = []
+    torch._dynamo.reset()
+    expected, _ = compiled_step(module, inputs, reference)
+    torch._dynamo.reset()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no fallback
+        got, again = compiled_step(module, inputs, remat_torch.backend(
+            on_plan=infos.append, **options))
+    return expected, got, again, infos
+
+
 def normwise(a, b):
     return max(float((x - y).abs().max() / max(float(y.abs().max()), 1e-30))
                for x, y in zip(a[1], b[1]))
@@ -181,16 +196,10 @@ def higher_order_cases(reference_eager):
         torch.manual_seed(0)
         module, inputs = make(), [torch.randn(4, 8, 32)]
         for compiler in compilers:
-            infos = []
-            torch._dynamo.reset()
-            expected, _ = compiled_step(
+            expected, got, _, infos = against_reference(
                 module, inputs,
-                reference_eager if compiler == "eager" else "inductor")
-            torch._dynamo.reset()
-            with warnings.catch_warnings():
-                warnings.simplefilter("error")  # no fallback
-                (got, _) = compiled_step(module, inputs, remat_torch.backend(
-                    compiler=compiler, on_plan=infos.append))
+                reference_eager if compiler == "eager" else "inductor",
+                compiler=compiler)
             planned = bool(infos) and all(
                 i.fallback_reason is None for i in infos)
             # The call's results: rows named after its FX node ("cond",
@@ -258,15 +267,9 @@ def random_op_in_region_case(reference_eager):
     torch.manual_seed(0)
     module, inputs = _MustRecomputeNoise(), [torch.randn(4, 32)]
     for random_ops in ("save", "replay"):
-        infos = []
-        torch._dynamo.reset()
-        expected, _ = compiled_step(module, inputs, reference_eager)
-        torch._dynamo.reset()
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")  # no fallback
-            got, _ = compiled_step(module, inputs, remat_torch.backend(
-                compiler="eager", random_ops=random_ops,
-                on_plan=infos.append))
+        expected, got, _, infos = against_reference(
+            module, inputs, reference_eager, compiler="eager",
+            random_ops=random_ops)
         reasons = [r["reason"] for i in infos for r in i.report.values
                    if r["compute_class"] == "random"]
         check(bool(infos) and all(i.fallback_reason is None for i in infos)
@@ -283,14 +286,8 @@ def main():
                                    partition_fn=min_cut_rematerialization_partition)
     for name in ("mlp", "llama", "gpt2_block", "conv_block", "text_block"):
         module, inputs = MODELS[name]()
-        infos = []
-        torch._dynamo.reset()
-        expected, _ = compiled_step(module, inputs, reference_eager)
-        torch._dynamo.reset()
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")  # no fallback
-            (got, again) = compiled_step(module, inputs, remat_torch.backend(
-                compiler="eager", on_plan=infos.append))
+        expected, got, again, infos = against_reference(
+            module, inputs, reference_eager, compiler="eager")
         check(len(infos) == 1 and infos[0].fallback_reason is None and
               torch.equal(expected[0], got[0]) and
               all(torch.equal(a, b) for a, b in zip(expected[1], got[1])) and
