@@ -69,6 +69,7 @@ void appendBanPhrase(std::string &out, const Graph &graph, OpId op,
     break;
   case AutoBan::PreferSave:
     out += " which is prefer_save";
+    appendTagNote(out, graph, op);
     break;
   case AutoBan::None:
     break;

@@ -63,6 +63,8 @@ class Op:
     origin: "Origin"
     name: Optional[str] = None
     tags: List[str] = field(default_factory=list)
+    # Why the exporter set `tags` (remat.tag_note; the plan's reasons quote it).
+    tag_note: Optional[str] = None
     # For a remat.opaque op whose StableHLO op is typed in other uses: the
     # element types of this use.
     note: Optional[str] = None
@@ -194,9 +196,19 @@ class Function:
             if id(op) in backward or any(id(v) in returned
                                          for v in op.results):
                 continue
-            if op.name is None or any(v.checkpoint in also
-                                      for v in op.results):
-                op.tags.append("remat.must_recompute")
+            if op.name is None:
+                note = ("set by remat_jax: it has no checkpoint_name, and a "
+                        "JAX name policy saves only named values")
+            else:
+                tied = next((v.checkpoint for v in op.results
+                             if v.checkpoint in also), None)
+                if tied is None:
+                    continue
+                note = (f"set by remat_jax: a plan saved only some instances "
+                        f"of checkpoint name {tied}, which a name policy "
+                        "cannot express")
+            op.tags.append("remat.must_recompute")
+            op.tag_note = note
         self._unkeep_unnamed_results(backward, returned)
 
     def _unkeep_unnamed_results(self, backward, returned):
@@ -224,7 +236,9 @@ class Function:
             results = [Val(v.shape, v.etype, named_shape=v.named_shape)
                        for v in op.results]
             copy = Op(op.kind, list(op.operands), results, dict(op.props),
-                      op.origin, tags=["remat.must_recompute"])
+                      op.origin, tags=["remat.must_recompute"],
+                      tag_note="set by remat_jax: jax.checkpoint's backward "
+                      "computes an unnamed function result again")
             for value in results:
                 value.producer = copy
             ops.append(copy)
@@ -281,6 +295,8 @@ def _op_text(op):
                                   for k, v in op.props.items()) + "}>"
     attrs = [f"remat.name = {quoted(op.name)}"] if op.name else []
     attrs += op.tags
+    if op.tags and op.tag_note:
+        attrs.append(f"remat.tag_note = {quoted(op.tag_note)}")
     attr_text = " {" + ", ".join(attrs) + "}" if attrs else ""
     operand_types = ", ".join(v.type for v in op.operands)
     result_types = ", ".join(v.type for v in op.results)

@@ -110,8 +110,10 @@ class Emitter:
         self.first_extra_argument = 0  # set to the graph's argument count
         self.rng_arguments: Dict[str, Value] = {}  # label -> argument
         # Tags (remat.must_recompute, ...) for every op emitted for the
-        # node being lowered (checkpoint regions).
+        # node being lowered (checkpoint regions), and the remat.tag_note
+        # saying where they come from (written only with a tag).
         self.tags: List[str] = []
+        self.tag_note: Optional[str] = None
         # False when the graph will run as PyTorch FX code
         # (remat_torch.partition): PyTorch's random ops cannot be replayed
         # with the same numbers there, so they stay opaque random ops with
@@ -171,6 +173,8 @@ class Emitter:
         discardable = dict(discardable or {})
         for tag in self.tags:
             discardable[tag] = None
+        if self.tags and self.tag_note and "remat.tag_note" not in discardable:
+            discardable["remat.tag_note"] = quoted(self.tag_note)
         if self.in_backward and not operands:
             # A constant a backward node makes (zeros like a gradient, a
             # scalar helper): without operands remat would classify it as

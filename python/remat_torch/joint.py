@@ -202,7 +202,7 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
         results = meta if isinstance(meta, list) else [meta]
         if any(r is not None and r[1] not in DTYPES for r in results):
             raise ExportError(f"{where}: result dtype has no remat equivalent")
-        emitter.tags = tags.get(node.name, [])
+        emitter.tags, emitter.tag_note = tags.get(node.name, ([], None))
         emitter.workspace = (workspace_bytes or {}).get(node.name, 0)
         emitter.op_time_us = (op_times_us or {}).get(node.name)
         emitter.current_node = node.name
@@ -218,7 +218,7 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
         value = emitter.values.get(node.name)
         emitter.finish_node_time(value[0] if isinstance(value, list) and value
                                  else value)
-        emitter.tags = []
+        emitter.tags, emitter.tag_note = [], None
         emitter.workspace = 0
         emitter.current_node = None
         emitter.in_backward = False

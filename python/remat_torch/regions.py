@@ -17,6 +17,7 @@ computes the same values with or without them (eagerly, each costs a copy).
 """
 
 import itertools
+import operator
 
 import torch
 
@@ -117,7 +118,10 @@ def marker_kind(node):
     return None
 
 
-def _policy_tag(region, op_name):
+def _policy_tag(region, number, op_name):
+    """(tag, note) for an op of `region`: the remat tag its policy (or the
+    region's default) gives `op_name`, and the remat.tag_note saying so,
+    which calls the region by `number` (its place in the graph)."""
     policy, default = _regions.get(region, (None, "must_recompute"))
     tag = None
     if isinstance(policy, dict):
@@ -126,7 +130,10 @@ def _policy_tag(region, op_name):
         tag = policy(op_name)
         if tag is not None:
             _tag_name(tag, f"checkpoint policy for '{op_name}'")
-    return TAGS[tag or default]
+    where = f"set by remat_torch.checkpoint: region {number}'s"
+    note = (f"{where} policy gives {op_name} {tag}" if tag is not None
+            else f"{where} default, {default}")
+    return TAGS[tag or default], note
 
 
 # PyTorch 2.x CheckpointPolicy names -> remat tags.
@@ -138,25 +145,40 @@ _META_POLICIES = {
 }
 
 
+def _meta_note(number, policy):
+    """The remat.tag_note of a tag read from PyTorch 2.x's checkpoint
+    metadata: which region (numbered in graph order from PyTorch's
+    `ac_graph_id`, when it records one) and what its policy said."""
+    where = ("PyTorch's activation checkpointing" if number is None else
+             f"PyTorch's activation-checkpoint region {number}")
+    return f"set by remat_torch: {where} marks it {policy}"
+
+
 def node_tags(graph, packet):
-    """FX node name -> list of remat tags, from checkpoint-region markers
-    and from PyTorch 2.x `recompute` metadata. `packet(node)` gives the ATen
-    op name a policy is keyed by."""
+    """FX node name -> (list of remat tags, remat.tag_note saying where they
+    come from), from checkpoint-region markers and from PyTorch 2.x
+    `recompute` metadata. `packet(node)` gives the ATen op name a policy is
+    keyed by."""
     nodes = list(graph.nodes)
     tags = {}
+    numbers = {}  # PyTorch's ac_graph_id -> region number in graph order
     for node in nodes:
         meta = node.meta.get("recompute") if node.op == "call_function" else None
         if meta is None or meta is False:
             continue
+        region = node.meta.get("ac_graph_id")
+        number = None if region is None else \
+            numbers.setdefault(region, len(numbers) + 1)
         if meta is True:  # PyTorch 2.0/2.1: a region op, recomputed
-            tags[node.name] = ["remat.must_recompute"]
+            tags[node.name] = (["remat.must_recompute"],
+                               _meta_note(number, "recomputed"))
             continue
         name = getattr(meta, "name", str(meta))
         if name not in _META_POLICIES:
             raise ValueError(f"node '{node.name}' has recompute metadata "
                              f"{meta!r}; known policies: "
                              f"{', '.join(_META_POLICIES)}")
-        tags[node.name] = [_META_POLICIES[name]]
+        tags[node.name] = ([_META_POLICIES[name]], _meta_note(number, name))
 
     spans = {}
     for position, node in enumerate(nodes):
@@ -176,11 +198,15 @@ def node_tags(graph, packet):
                              f"{'start' if first is None else 'end'} in the "
                              "joint graph (did fn return a tensor computed "
                              "from its arguments?)")
+    # Notes number the regions in graph order (the ids count every call of
+    # checkpoint() in the process, tracing included).
+    ordered = sorted(spans.items(), key=lambda item: item[1][0])
+    for number, (region, (first, last)) in enumerate(ordered, 1):
         for node in nodes[first + 1:last]:
             if node.op != "call_function" or marker_kind(node) is not None:
                 continue
-            import operator
             if node.target is operator.getitem:
                 continue
-            tags[node.name] = [_policy_tag(region, packet(node))]
+            tag, note = _policy_tag(region, number, packet(node))
+            tags[node.name] = ([tag], note)
     return tags

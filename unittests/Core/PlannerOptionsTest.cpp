@@ -169,6 +169,16 @@ TEST(PlannerTags, ReasonsQuoteTheNoteOfATool) {
             "recomputed from seed: tagged must_recompute (remat_torch: a "
             "torch.utils.checkpoint region); the replay fuses into pointwise "
             "b_bwd");
+
+  tags.mustRecompute = false;
+  tags.preferSave = true;
+  tags.note = "remat_torch: a selective checkpoint policy";
+  Graph preferred = buildTwoOps(tags);
+  EXPECT_EQ(test::reasonOf(
+                test::planOrDie(preferred, test::optionsFor(Strategy::MinCut)),
+                test::valueNamed(preferred, "a")),
+            "saved: recomputing it needs pointwise a_op which is prefer_save "
+            "(remat_torch: a selective checkpoint policy)");
 }
 
 TEST(PlannerTags, UnreproducibleRandomOpIsSavedWhateverAPolicySays) {

@@ -239,6 +239,16 @@ def check_result_read_by_backward():
                 if not gradients_match(fn, policy, args):
                     return f"{label}: gradients differ from the unwrapped " \
                            "function's"
+                # The copy of exp that backward reads says why it is
+                # recomputed.
+                copies = [v["reason"] for v in plan.report.values
+                          if v["op"] == "remat.exp" and v["decision"] ==
+                          "recompute"]
+                if not copies or any(
+                        "tagged must_recompute (set by remat_jax: "
+                        "jax.checkpoint's backward computes an unnamed "
+                        "function result again)" not in r for r in copies):
+                    return f"{label}: the replayed exp's reason: {copies}"
                 print(f"{label}: typed ops only; saves "
                       f"{', '.join(plan.saved_names()) or 'nothing'}; JAX's "
                       "residuals match; gradients equal")

@@ -17,7 +17,8 @@
   torch.compile's default under Inductor, no fallback.
 - A random op in a checkpoint region that must recompute it (rand_like,
   which gets no RNG state): saved, with no fallback, in both random_ops
-  modes.
+  modes; the region's other ops recomputed, their reasons naming the
+  region.
 
 Prints one line per case and `backend cases: PASS` when all pass.
 """
@@ -262,22 +263,30 @@ def random_op_in_region_case(reference_eager):
     replayed, whatever a checkpoint region asks: with random_ops="replay"
     a MUST_RECOMPUTE region's tag stayed on rand_like, which the planner
     refuses as a contradiction, and the graph fell back to PyTorch's
-    partitioner. Planned now, the reason saying why it is saved, bitwise
-    equal to PyTorch's partition."""
+    partitioner. Planned now, the reason saying why it is saved (and the
+    region's recomputed sigmoid's reason naming the region), bitwise equal
+    to PyTorch's partition."""
     torch.manual_seed(0)
     module, inputs = _MustRecomputeNoise(), [torch.randn(4, 32)]
     for random_ops in ("save", "replay"):
         expected, got, _, infos = against_reference(
             module, inputs, reference_eager, compiler="eager",
             random_ops=random_ops)
-        reasons = [r["reason"] for i in infos for r in i.report.values
+        values = [r for i in infos for r in i.report.values]
+        reasons = [r["reason"] for r in values
                    if r["compute_class"] == "random"]
+        # The region's other ops are recomputed as it asks, and the reason
+        # says which region asked.
+        forced = [r["reason"] for r in values if r["name"] == "sigmoid"]
+        region = ("tagged must_recompute (set by remat_torch: PyTorch's "
+                  "activation-checkpoint region 1 marks it MUST_RECOMPUTE)")
         check(bool(infos) and all(i.fallback_reason is None for i in infos)
               and len(reasons) == 1 and "random rand_like whose RNG state is "
-              "not a graph input" in reasons[0] and same(expected, got),
+              "not a graph input" in reasons[0] and len(forced) == 1 and
+              region in forced[0] and same(expected, got),
               f"rand_like in a MUST_RECOMPUTE region, random_ops="
-              f"{random_ops!r}: planned, {reasons}, bitwise equal to "
-              "PyTorch's partition")
+              f"{random_ops!r}: planned, {reasons + forced}, bitwise equal "
+              "to PyTorch's partition")
 
 
 def main():
