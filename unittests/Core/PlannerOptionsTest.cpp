@@ -159,24 +159,24 @@ TEST(PlannerTags, ReasonsQuoteTheNoteOfATool) {
             "saved: tagged never_recompute (remat_torch: a torch.cond call) "
             "(which wins over checkpoint policy save_only_these_names:b)");
 
-  tags.neverRecompute = false;
-  tags.mustRecompute = true;
-  tags.note = "remat_torch: a torch.utils.checkpoint region";
-  Graph forced = buildTwoOps(tags);
-  EXPECT_EQ(test::reasonOf(
-                test::planOrDie(forced, test::optionsFor(Strategy::MinCut)),
-                test::valueNamed(forced, "a")),
+  // Min-cut's reason for `a` when its op carries only `tags`.
+  auto minCutReason = [](const Tags &only) {
+    Graph graph = buildTwoOps(only);
+    return test::reasonOf(
+        test::planOrDie(graph, test::optionsFor(Strategy::MinCut)),
+        test::valueNamed(graph, "a"));
+  };
+  Tags forced;
+  forced.mustRecompute = true;
+  forced.note = "remat_torch: a torch.utils.checkpoint region";
+  EXPECT_EQ(minCutReason(forced),
             "recomputed from seed: tagged must_recompute (remat_torch: a "
             "torch.utils.checkpoint region); the replay fuses into pointwise "
             "b_bwd");
-
-  tags.mustRecompute = false;
-  tags.preferSave = true;
-  tags.note = "remat_torch: a selective checkpoint policy";
-  Graph preferred = buildTwoOps(tags);
-  EXPECT_EQ(test::reasonOf(
-                test::planOrDie(preferred, test::optionsFor(Strategy::MinCut)),
-                test::valueNamed(preferred, "a")),
+  Tags preferred;
+  preferred.preferSave = true;
+  preferred.note = "remat_torch: a selective checkpoint policy";
+  EXPECT_EQ(minCutReason(preferred),
             "saved: recomputing it needs pointwise a_op which is prefer_save "
             "(remat_torch: a selective checkpoint policy)");
 }
