@@ -52,6 +52,8 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <tuple>
+#include <utility>
 
 namespace remat::detail {
 namespace {
@@ -546,10 +548,9 @@ private:
     Evaluation finish(double recomputeUs) {
       Evaluation result;
       result.valid = true;
-      for (int64_t live : candidate_)
-        result.peak = std::max(result.peak, live);
       const int64_t n = static_cast<int64_t>(candidate_.size());
-      const double excess = a_.excessOver(candidate_);
+      double excess = 0;
+      std::tie(result.peak, excess) = a_.peakAndExcess(candidate_);
       result.recomputeUs = candidateRecomputeUs_ = recomputeUs;
       result.energy =
           recomputeUs +
@@ -825,12 +826,38 @@ private:
   };
 
   /// The sum over events of the live bytes above the energy's level.
-  double excessOver(const std::vector<int64_t> &live) const {
+  /// The peak of `live` (at least 0), and the sum of its excess over the
+  /// level exactly as the sequential sum in doubles gives it. The timeline
+  /// takes this after every move, so it is one pass on four independent
+  /// lanes summing in 64-bit integers, which is that sum whenever no sum
+  /// can pass 2^53 (every double addition is then exact, in any order);
+  /// otherwise the sequential sum.
+  std::pair<int64_t, double>
+  peakAndExcess(const std::vector<int64_t> &live) const {
+    constexpr size_t kLanes = 4;
+    int64_t peak[kLanes] = {0, 0, 0, 0};
+    uint64_t sum[kLanes] = {0, 0, 0, 0};
+    const size_t n = live.size();
+    size_t i = 0;
+    auto take = [&](size_t lane, int64_t bytes) {
+      peak[lane] = std::max(peak[lane], bytes);
+      sum[lane] += bytes > level_ ? static_cast<uint64_t>(bytes - level_) : 0;
+    };
+    for (; i + kLanes <= n; i += kLanes)
+      for (size_t lane = 0; lane < kLanes; ++lane)
+        take(lane, live[i + lane]);
+    for (; i < n; ++i)
+      take(0, live[i]);
+    const int64_t top = *std::max_element(peak, peak + kLanes);
+    constexpr uint64_t kExact = uint64_t{1} << 53;
+    if (top <= level_ ||
+        static_cast<uint64_t>(top - level_) <= kExact / std::max<size_t>(n, 1))
+      return {top, static_cast<double>(sum[0] + sum[1] + sum[2] + sum[3])};
     double excess = 0;
     for (int64_t bytes : live)
       if (bytes > level_)
         excess += static_cast<double>(bytes - level_);
-    return excess;
+    return {top, excess};
   }
 
   /// Whether two evaluations of one schedule agree: validity and peak
