@@ -825,13 +825,12 @@ private:
     std::vector<int32_t> operandStorages_, affected_;
   };
 
-  /// The sum over events of the live bytes above the energy's level.
-  /// The peak of `live` (at least 0), and the sum of its excess over the
-  /// level exactly as the sequential sum in doubles gives it. The timeline
-  /// takes this after every move, so it is one pass on four independent
-  /// lanes summing in 64-bit integers, which is that sum whenever no sum
-  /// can pass 2^53 (every double addition is then exact, in any order);
-  /// otherwise the sequential sum.
+  /// The peak of `live` (at least 0), and the sum over events of the live
+  /// bytes above the energy's level, exactly as the sequential sum in
+  /// doubles gives it. The timeline takes this after every move, so it is
+  /// one pass on four independent lanes summing in 64-bit integers, which
+  /// is that sum whenever no sum can pass 2^53 (every double addition is
+  /// then exact, in any order); otherwise the sequential sum.
   std::pair<int64_t, double>
   peakAndExcess(const std::vector<int64_t> &live) const {
     constexpr size_t kLanes = 4;
