@@ -31,6 +31,7 @@ from jax.ad_checkpoint import checkpoint_name, print_saved_residuals
 import remat
 import remat_jax
 from remat_jax.models import MODELS
+from remat_jax.policy import plan_export
 
 MAXTEXT_FULL = "save_only_these_names:decoder_layer_input"
 MAXTEXT_MINIMAL = ("save_only_these_names:query_proj,key_proj,value_proj,"
@@ -204,6 +205,30 @@ def check_budget_at_policy_peak():
     return None
 
 
+def check_tied_name_note():
+    """A checkpoint name `plan` ties (a budget plan saved some of its
+    instances only) is exported with every instance must_recompute and a
+    note saying why, which the plan's reasons quote. Exported directly with
+    the name tied, as `plan` does in its loop."""
+    model = MODELS["llama"]()
+    exported = remat_jax.export(model.fn, *model.args, recompute_unnamed=True,
+                                warn=False, recompute_names=["mlpwi_0"])
+    planned = plan_export(exported)
+    note = ("tagged must_recompute (set by remat_jax: a plan saved only some "
+            "instances of checkpoint name mlpwi_0, which a name policy "
+            "cannot express)")
+    rows = [v for v in planned.report.values
+            if exported.checkpoint_names.get(v["name"]) == "mlpwi_0"]
+    replayed = [v for v in rows if v["decision"] == "recompute"]
+    if not replayed or any(v["decision"] == "save" for v in rows) or \
+            any(note not in v["reason"] for v in replayed):
+        return ("tied name: " + "; ".join(f"{v['name']} {v['decision']}: "
+                                          f"{v['reason']}" for v in rows))
+    print(f"tied name: {len(replayed)} mlpwi_0 value(s) recomputed, none "
+          "saved, each reason saying the name was tied")
+    return None
+
+
 def check_result_read_by_backward():
     """A function whose unnamed result backward reads (exp's derivative is
     exp itself), in f32 and f64 (jax_enable_x64). remat-plan keeps a
@@ -351,6 +376,7 @@ def main():
     problems.append(check_bare_report())
     problems.append(check_refusals())
     problems.append(check_budget_at_policy_peak())
+    problems.append(check_tied_name_note())
     problems.append(check_result_read_by_backward())
     problems.append(check_complex())
     problems.append(check_random_and_cond())
