@@ -222,6 +222,7 @@ public:
     before_.build(numEvents_, swapped(order));
     after_.build(numEvents_, order);
     lastReader_.assign(storageValue_.size(), -1);
+    storageStamp_.assign(storageValue_.size(), 0);
     for (size_t storage = 0; storage < storageValue_.size(); ++storage)
       rescanLastReader(static_cast<int32_t>(storage));
 
@@ -231,20 +232,19 @@ public:
     // op's workspace, and cross_[e], what is live across the gap after
     // event e. Event e holds cross_[e - 1] + bornBytes_[e].
     bornBytes_.assign(numEvents_, 0);
-    cross_.assign(numEvents_, 0);
-    std::vector<int64_t> delta(numEvents_ + 1, 0);
-    for (int32_t e = 0; e < numEvents_; ++e) {
-      bornBytes_[e] = flat.workspace(eventOp_[e]);
-      for (int32_t storage : born_.of(e)) {
-        const int64_t bytes = bytesOf(storage);
-        bornBytes_[e] += bytes;
-        delta[e] += bytes;
-        delta[lastRead(storage)] -= bytes;
-      }
-    }
-    int64_t live = 0;
+    storageBornBytes_.assign(numEvents_, 0);
+    endBytes_.assign(numEvents_, 0);
     for (int32_t e = 0; e < numEvents_; ++e)
-      cross_[e] = live += delta[e];
+      for (int32_t storage : born_.of(e))
+        storageBornBytes_[e] += bytesOf(storage);
+    for (size_t storage = 0; storage < storageValue_.size(); ++storage)
+      if (!heldToEnd_[storage])
+        endBytes_[holder(static_cast<int32_t>(storage))] +=
+            bytesOf(static_cast<int32_t>(storage));
+    cross_.assign(numEvents_, 0);
+    for (int32_t e = 0; e < numEvents_; ++e)
+      bornBytes_[e] = flat.workspace(eventOp_[e]) + storageBornBytes_[e];
+    recomputeCross(0, numEvents_ - 1);
     blockMax_.assign(((numEvents_ - 1) >> kBlockShift) + 1, 0);
     markChanged(0, numEvents_ - 1);
   }
@@ -275,6 +275,7 @@ public:
     const std::vector<int32_t> start = events_;
     const std::vector<int64_t> startBorn = bornBytes_, startCross = cross_;
     const std::vector<int32_t> startLastReader = lastReader_;
+    const std::vector<int64_t> startEnd = endBytes_;
     const int64_t startPeak = evaluate(0).peak;
     int64_t bestPeak = startPeak, recorded = startPeak;
     std::vector<int32_t> best = events_;
@@ -286,6 +287,7 @@ public:
         bornBytes_ = startBorn;
         cross_ = startCross;
         lastReader_ = startLastReader;
+        endBytes_ = startEnd;
         for (int32_t e = 0; e < numEvents_; ++e)
           position_[events_[e]] = e;
         markChanged(0, numEvents_ - 1);
@@ -316,8 +318,7 @@ public:
                          static_cast<double>(work));
         const double threshold = startThreshold * (1.0 - progress);
         if (candidate.energy > current.energy + threshold) {
-          for (auto it = moved_.rbegin(); it != moved_.rend(); ++it)
-            moveEvent(it->second, it->first);
+          undoBlock();
           continue;
         }
         current = candidate;
@@ -371,9 +372,8 @@ private:
   /// between that must stay on its far side (those that follow it when it
   /// moves later, those it follows when it moves earlier), keeping their
   /// order: a block move, and a single move when `to` is within the event's
-  /// window. Records the single moves made in moved_. False, with nothing
-  /// moved, when the block would take a backward op or grow past
-  /// kMaxBlock events.
+  /// window. Keeps what undoBlock needs. False, with nothing moved, when the
+  /// block would take a backward op or grow past kMaxBlock events.
   bool moveBlock(int32_t from, int32_t to) {
     const bool later = to > from;
     const int32_t step = later ? 1 : -1;
@@ -393,21 +393,104 @@ private:
               block_.size() <= kMaxBlock;
     }
     work_ += std::abs(to - from);
-    for (int32_t p : block_)
-      inBlock_[events_[p]] = 0;
-    moved_.clear();
-    if (!valid)
+    if (!valid) {
+      for (int32_t p : block_)
+        inBlock_[events_[p]] = 0;
       return false;
-    // The block member farthest toward `to` goes first, to `to` itself; the
-    // others then stop one short of the one before them. Each single move
-    // shifts only events outside the block.
-    for (size_t i = block_.size(); i-- > 0;) {
-      const int32_t target =
-          to - step * static_cast<int32_t>(block_.size() - 1 - i);
-      moveEvent(block_[i], target);
-      moved_.emplace_back(block_[i], target);
     }
+    // The block ends at `to` in its order, the events between keep theirs
+    // on the other side. The work is that of moving the block's events one
+    // at a time, the one farthest toward `to` first, to `to` itself, the
+    // others each one short of the one before (the search was measured and
+    // tuned with that counting, so its length stays the same).
+    const int32_t size = static_cast<int32_t>(block_.size());
+    blockWork_ = 0;
+    for (int32_t i = 0; i < size; ++i) {
+      const int32_t at = block_[i], target = to - step * (size - 1 - i);
+      const int32_t event = events_[at];
+      blockWork_ +=
+          kMoveOverhead +
+          static_cast<int64_t>(std::max(at, target) -
+                               std::max(std::min(at, target) - 1, 0) + 1) *
+              static_cast<int64_t>(1 + reads_.of(event).size() +
+                                   born_.of(event).size());
+    }
+    work_ += blockWork_;
+    undoLow_ = std::min(from, to);
+    undoHigh_ = std::max(from, to);
+    undoEvents_.assign(events_.begin() + undoLow_,
+                       events_.begin() + undoHigh_ + 1);
+    arranged_.clear();
+    for (int32_t event : undoEvents_)
+      if (inBlock_[event] == (later ? 0 : 1))
+        arranged_.push_back(event);
+    for (int32_t event : undoEvents_)
+      if (inBlock_[event] == (later ? 1 : 0))
+        arranged_.push_back(event);
+    movers_.clear();
+    for (int32_t p : block_) {
+      movers_.push_back(events_[p]);
+      inBlock_[events_[p]] = 0;
+    }
+    arrange(arranged_);
     return true;
+  }
+
+  /// Takes back the last block move, with the work of moving its events
+  /// back one at a time.
+  void undoBlock() {
+    work_ += blockWork_;
+    arrange(undoEvents_);
+  }
+
+  /// Puts `events` at positions [undoLow_, undoHigh_], which hold the same
+  /// events, where only those of movers_ change places relative to the
+  /// others, and brings the live bytes and last readers up to date: only
+  /// the storages a mover reads can end at another event, and the gaps
+  /// outside the range hold what they held.
+  void arrange(const std::vector<int32_t> &events) {
+    stamp_ += 1;
+    if (stamp_ == 0) {
+      std::fill(storageStamp_.begin(), storageStamp_.end(), 0);
+      stamp_ = 1;
+    }
+    touched_.clear();
+    for (int32_t event : movers_)
+      for (int32_t storage : reads_.of(event)) {
+        if (storageStamp_[storage] == stamp_)
+          continue;
+        storageStamp_[storage] = stamp_;
+        touched_.push_back(storage);
+        if (!heldToEnd_[storage])
+          endBytes_[holder(storage)] -= bytesOf(storage);
+      }
+    for (int32_t p = undoLow_; p <= undoHigh_; ++p) {
+      const int32_t event = events[p - undoLow_];
+      events_[p] = event;
+      position_[event] = p;
+      bornBytes_[p] =
+          context_.flat.workspace(eventOp_[event]) + storageBornBytes_[event];
+    }
+    for (int32_t storage : touched_) {
+      rescanLastReader(storage);
+      if (!heldToEnd_[storage])
+        endBytes_[holder(storage)] += bytesOf(storage);
+    }
+    recomputeCross(undoLow_, undoHigh_ - 1);
+    markChanged(std::max(undoLow_ - 1, 0),
+                std::min(undoHigh_ + 1, numEvents_ - 1));
+  }
+
+  /// cross_ at the gaps after positions [low, high] from the gap before
+  /// them: each event adds the storage it produces and drops the storage
+  /// that ends at it.
+  void recomputeCross(int32_t low, int32_t high) {
+    int64_t live = low > 0 ? cross_[low - 1] : 0;
+    for (int32_t e = low; e <= high; ++e) {
+      const int32_t event = events_[e];
+      live += storageBornBytes_[event] - endBytes_[event];
+      cross_[e] = live;
+    }
   }
 
   /// The positions the event at `from` may move to: between the events it
@@ -429,16 +512,11 @@ private:
     return context_.tables.valueBytes[storageValue_[storage]];
   }
 
-  /// The last event that holds `storage` in the current order; one past
-  /// the last event for storage held to the end, which thus stays live
-  /// across the gap after the last event too and shifts with the events
-  /// like any other.
-  int32_t lastRead(int32_t storage) const {
-    if (heldToEnd_[storage])
-      return numEvents_;
-    const int32_t last = position_[storageProducer_[storage]];
+  /// The last event that holds `storage` in the current order (not held
+  /// to the end): its last reader, or its producer when none reads it.
+  int32_t holder(int32_t storage) const {
     const int32_t reader = lastReader_[storage];
-    return reader >= 0 ? std::max(last, position_[reader]) : last;
+    return reader >= 0 ? reader : storageProducer_[storage];
   }
 
   /// Finds the event that reads `storage` last in the current order (-1:
@@ -449,68 +527,6 @@ private:
       if (last < 0 || position_[reader] > position_[last])
         last = reader;
     lastReader_[storage] = last;
-  }
-
-  /// Adds `sign` x bytes of each storage `event` reads or produces to the
-  /// gaps in [low, high] it is live across.
-  void addTouched(int32_t event, int32_t low, int32_t high, int64_t sign) {
-    auto add = [&](int32_t storage) {
-      const int32_t born = position_[storageProducer_[storage]];
-      const int32_t last = lastRead(storage);
-      const int64_t bytes = sign * bytesOf(storage);
-      for (int32_t e = std::max(born, low); e <= std::min(last - 1, high); ++e)
-        cross_[e] += bytes;
-    };
-    for (int32_t storage : reads_.of(event))
-      add(storage);
-    for (int32_t storage : born_.of(event))
-      add(storage);
-  }
-
-  /// Moves the event at `from` to `to`, shifting those between by one, and
-  /// updates the live bytes. Only the storages the moved event reads or
-  /// produces change which gaps they are live across, and only within
-  /// [min - 1, max]; every other storage's gaps shift with the events.
-  void moveEvent(int32_t from, int32_t to) {
-    const int32_t event = events_[from];
-    const int32_t low = std::max(std::min(from, to) - 1, 0);
-    const int32_t high = std::max(from, to);
-    work_ += kMoveOverhead +
-             static_cast<int64_t>(high - low + 1) *
-                 (1 + reads_.of(event).size() + born_.of(event).size());
-    addTouched(event, low, high, -1);
-    const int64_t bornMoved = bornBytes_[from];
-    if (from < to) {
-      for (int32_t e = std::max(from - 1, 0); e < to; ++e)
-        cross_[e] = cross_[e + 1];
-      for (int32_t e = from; e < to; ++e)
-        bornBytes_[e] = bornBytes_[e + 1];
-      std::rotate(events_.begin() + from, events_.begin() + from + 1,
-                  events_.begin() + to + 1);
-    } else {
-      for (int32_t e = from; e >= to; --e)
-        cross_[e] = e > 0 ? cross_[e - 1] : 0;
-      for (int32_t e = from; e > to; --e)
-        bornBytes_[e] = bornBytes_[e - 1];
-      std::rotate(events_.begin() + to, events_.begin() + from,
-                  events_.begin() + from + 1);
-    }
-    bornBytes_[to] = bornMoved;
-    for (int32_t e = std::min(from, to); e <= std::max(from, to); ++e)
-      position_[events_[e]] = e;
-    for (int32_t storage : reads_.of(event)) {
-      int32_t &last = lastReader_[storage];
-      if (last == event) {
-        if (to < from)
-          rescanLastReader(storage);
-      } else if (position_[event] > position_[last]) {
-        last = event;
-      }
-    }
-    addTouched(event, low, high, +1);
-    // Event e holds cross_[e - 1] + bornBytes_[e]: both changed within
-    // [low, high] only.
-    markChanged(low, std::min(high + 1, numEvents_ - 1));
   }
 
   /// Notes that the live bytes of the events at [low, high] may have
@@ -583,21 +599,34 @@ private:
   std::vector<ValueId> storageValue_;
   std::vector<int32_t> storageProducer_;
   std::vector<uint8_t> heldToEnd_;
+  // By position: the bytes its event produces with its op's workspace, and
+  // what is live across the gap after it.
   std::vector<int64_t> bornBytes_, cross_;
+  // By event: the bytes of the storage it produces, and of the storage
+  // whose last holder it is (not counting storage held to the end).
+  std::vector<int64_t> storageBornBytes_, endBytes_;
   // By block of 2^kBlockShift positions, the most live bytes at an event
   // in it, valid outside the positions [changedLow_, changedHigh_].
   std::vector<int64_t> blockMax_;
   // By storage, the event that reads it last in the current order (-1:
-  // none); moveEvent keeps it current.
+  // none); arrange keeps it current.
   std::vector<int32_t> lastReader_;
   int32_t changedLow_ = std::numeric_limits<int32_t>::max(), changedHigh_ = -1;
   bool overflows_ = false;
   // Scratch of moveBlock: by event, whether it is in the block; the
-  // block's positions, from the moved event's away from `to`; the single
-  // moves made, (from, to), to undo them in reverse.
+  // block's positions, from the moved event's away from `to`, and its
+  // events; the positions the move rearranged, their events before it and
+  // after, and the work it counted (undoBlock counts it again).
   std::vector<uint8_t> inBlock_;
-  std::vector<int32_t> block_;
-  std::vector<std::pair<int32_t, int32_t>> moved_;
+  std::vector<int32_t> block_, movers_;
+  int32_t undoLow_ = 0, undoHigh_ = -1;
+  std::vector<int32_t> undoEvents_, arranged_;
+  int64_t blockWork_ = 0;
+  // Scratch of arrange: the storages whose last holder may change, marked
+  // by storage with the current stamp.
+  std::vector<int32_t> touched_;
+  std::vector<uint32_t> storageStamp_;
+  uint32_t stamp_ = 0;
   int64_t work_ = 0; // entries scanned and shifted, over all searches
 };
 
