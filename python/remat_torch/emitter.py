@@ -173,7 +173,7 @@ class Emitter:
         discardable = dict(discardable or {})
         for tag in self.tags:
             discardable[tag] = None
-        if self.tags and self.tag_note and "remat.tag_note" not in discardable:
+        if self.tags and self.tag_note:
             discardable["remat.tag_note"] = quoted(self.tag_note)
         if self.in_backward and not operands:
             # A constant a backward node makes (zeros like a gradient, a

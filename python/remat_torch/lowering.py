@@ -3,7 +3,6 @@ the typed ops of ops.py, else `remat.opaque` with a cost estimate."""
 
 import operator
 
-from remat.mlir_text import quoted
 from remat_torch.emitter import TYPED_DTYPES, ExportError, flops_attr
 from remat_torch.fxmeta import flat_nodes, is_symbolic
 from remat_torch.higher_order import higher_order_flops, is_higher_order
@@ -72,7 +71,7 @@ def _emit_opaque(emitter, node, results, where, op_name, klass, flops,
                 "flops": flops_attr(flops(operands, present)),
                 "compute_class": f'"{klass}"'}
     discardable = _name_attr(node)
-    tags = emitter.tags
+    tags, tag_note = emitter.tags, emitter.tag_note
     if klass == "random":
         inherent["random"] = None
         emitter.tags = [t for t in tags if t != "remat.must_recompute"]
@@ -80,10 +79,10 @@ def _emit_opaque(emitter, node, results, where, op_name, klass, flops,
         emitter.tags = [t for t in tags if t not in (
             "remat.must_recompute", "remat.prefer_recompute",
             "remat.never_recompute")] + ["remat.never_recompute"]
-        discardable["remat.tag_note"] = quoted(never_recompute_note)
+        emitter.tag_note = never_recompute_note
     values = emitter.emit("remat.opaque", operands, present, inherent,
                           discardable)
-    emitter.tags = tags
+    emitter.tags, emitter.tag_note = tags, tag_note
     if not results_are_tuple(node):
         emitter.values[node.name] = values[0]
         return
