@@ -141,6 +141,7 @@ public:
     for (int32_t e = 0; e < numEvents_; ++e)
       events_[e] = position_[e] = e;
     inBlock_.assign(numEvents_, 0);
+    linked_.assign(numEvents_, 0);
 
     // Storage instances: one per result of an evaluation that is its own
     // storage; a view's result is the storage instance of the evaluation
@@ -377,18 +378,28 @@ private:
   bool moveBlock(int32_t from, int32_t to) {
     const bool later = to > from;
     const int32_t step = later ? 1 : -1;
-    block_.assign(1, from);
-    inBlock_[events_[from]] = 1;
+    // An event between joins the block when a block member must stay on
+    // its near side: each member marks the events linked to it that way
+    // (with this move's stamp), so each position passed is one lookup.
+    if (++linkStamp_ == 0) {
+      std::fill(linked_.begin(), linked_.end(), 0);
+      linkStamp_ = 1;
+    }
+    auto join = [&](int32_t p) {
+      const int32_t event = events_[p];
+      block_.push_back(p);
+      inBlock_[event] = 1;
+      for (int32_t next : later ? after_.of(event) : before_.of(event))
+        linked_[next] = linkStamp_;
+    };
+    block_.clear();
+    join(from);
     bool valid = true;
     for (int32_t p = from + step; p != to + step && valid; p += step) {
       const int32_t other = events_[p];
-      absl::Span<const int32_t> linked =
-          later ? before_.of(other) : after_.of(other);
-      if (std::none_of(linked.begin(), linked.end(),
-                       [&](int32_t event) { return inBlock_[event] != 0; }))
+      if (linked_[other] != linkStamp_)
         continue;
-      block_.push_back(p);
-      inBlock_[other] = 1;
+      join(p);
       valid = context_.phases.opPhase[eventOp_[other]] == Phase::Forward &&
               block_.size() <= kMaxBlock;
     }
@@ -619,6 +630,10 @@ private:
   // after, and the work it counted (undoBlock counts it again).
   std::vector<uint8_t> inBlock_;
   std::vector<int32_t> block_, movers_;
+  // By event, the stamp of the last block move that linked it to a block
+  // member.
+  std::vector<uint32_t> linked_;
+  uint32_t linkStamp_ = 0;
   int32_t undoLow_ = 0, undoHigh_ = -1;
   std::vector<int32_t> undoEvents_, arranged_;
   int64_t blockWork_ = 0;
