@@ -769,13 +769,24 @@ private:
             affected_.push_back(storage);
       }
       const int64_t n = size();
+      const int32_t movedEvent = order_[at];
       for (int32_t storage : affected_) {
         const int64_t born = pos_[storageEvent_[storage]];
-        int64_t last = born, newLast = moved(born);
+        // moved() keeps the order of every event but the moved one, so the
+        // latest of the other readers is latest after the move too; the
+        // moved one reads at `to`.
+        int64_t others = born;
+        bool movedReads = false;
         for (int32_t reader : readers_[storage]) {
-          last = std::max<int64_t>(last, pos_[reader]);
-          newLast = std::max(newLast, moved(pos_[reader]));
+          if (reader == movedEvent)
+            movedReads = true;
+          else
+            others = std::max<int64_t>(others, pos_[reader]);
         }
+        int64_t last = movedReads ? std::max(others, at) : others;
+        int64_t newLast = moved(others);
+        if (movedReads)
+          newLast = std::max(newLast, to);
         work_ += static_cast<int64_t>(readers_[storage].size());
         if (outputs_[storage] > 0)
           last = newLast = n - 1;
