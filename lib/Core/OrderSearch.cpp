@@ -255,6 +255,13 @@ public:
   /// search does not run.
   bool overflows() const { return overflows_; }
 
+  /// Checks the bookkeeping against a recount from the order after every
+  /// move and every undo (tests).
+  void verifyMoves() { verify_ = true; }
+  /// Moves and undos after which the bookkeeping disagreed with the
+  /// recount, with verifyMoves.
+  int64_t mismatches() const { return mismatches_; }
+
   /// The order of ops of the current event order.
   std::vector<OpId> steps(const std::vector<int32_t> &events) const {
     std::vector<OpId> steps(events.size());
@@ -490,6 +497,43 @@ private:
     recomputeCross(undoLow_, undoHigh_ - 1);
     markChanged(std::max(undoLow_ - 1, 0),
                 std::min(undoHigh_ + 1, numEvents_ - 1));
+    if (verify_ && !consistent())
+      ++mismatches_;
+  }
+
+  /// Whether positions, last readers, the bytes each event produces and
+  /// ends, and the live bytes across each gap are what the current order
+  /// gives when counted from scratch.
+  bool consistent() const {
+    std::vector<int64_t> ends(numEvents_, 0), delta(numEvents_ + 1, 0);
+    for (int32_t e = 0; e < numEvents_; ++e)
+      if (position_[events_[e]] != e ||
+          bornBytes_[e] != context_.flat.workspace(eventOp_[events_[e]]) +
+                               storageBornBytes_[events_[e]])
+        return false;
+    for (int32_t storage = 0;
+         storage < static_cast<int32_t>(storageValue_.size()); ++storage) {
+      int32_t last = -1;
+      for (int32_t reader : readers_.of(storage))
+        if (last < 0 || position_[reader] > position_[last])
+          last = reader;
+      if (last != lastReader_[storage])
+        return false;
+      const int64_t bytes = bytesOf(storage);
+      delta[position_[storageProducer_[storage]]] += bytes;
+      if (heldToEnd_[storage])
+        continue;
+      const int32_t holds = last >= 0 ? last : storageProducer_[storage];
+      ends[holds] += bytes;
+      delta[position_[holds]] -= bytes;
+    }
+    if (ends != endBytes_)
+      return false;
+    int64_t live = 0;
+    for (int32_t e = 0; e < numEvents_; ++e)
+      if (cross_[e] != (live += delta[e]))
+        return false;
+    return true;
   }
 
   /// cross_ at the gaps after positions [low, high] from the gap before
@@ -624,6 +668,8 @@ private:
   std::vector<int32_t> lastReader_;
   int32_t changedLow_ = std::numeric_limits<int32_t>::max(), changedHigh_ = -1;
   bool overflows_ = false;
+  bool verify_ = false;
+  int64_t mismatches_ = 0;
   // Scratch of moveBlock: by event, whether it is in the block; the
   // block's positions, from the moved event's away from `to`, and its
   // events; the positions the move rearranged, their events before it and
@@ -647,6 +693,30 @@ private:
 
 } // namespace
 
+namespace {
+
+/// Runs `search` on `start` as searchOrders does, with `record` called for
+/// each order found; false when the schedule is too large for a useful
+/// search within `workLimit`, or nothing moves.
+template <typename Record>
+bool runSearch(OrderSearch &search, const PlanContext &context,
+               int64_t workLimit, int64_t gridStep, Record &&record) {
+  if (search.overflows())
+    return false;
+  const int64_t affordable = workLimit / search.moveCost();
+  if (affordable < kMinMoves * kChains)
+    return false;
+  const int64_t moves =
+      std::min(affordable, kMaxMovesPerOp * search.movableOps());
+  if (moves < kChains)
+    return false;
+  search.run(kChains, moves / kChains, workLimit / kChains,
+             std::max<int64_t>(1, gridStep), record);
+  return true;
+}
+
+} // namespace
+
 std::vector<OrderFound> searchOrders(const PlanContext &context,
                                      const Schedule &start, int64_t workLimit,
                                      int64_t gridStep) {
@@ -654,29 +724,30 @@ std::vector<OrderFound> searchOrders(const PlanContext &context,
   if (!start.derivations.empty())
     return found;
   OrderSearch search(context, start);
-  if (search.overflows())
-    return found;
-  // Too large a schedule for a useful search within the work limit, or
-  // nothing to move.
-  const int64_t affordable = workLimit / search.moveCost();
-  if (affordable < kMinMoves * kChains)
-    return found;
-  const int64_t moves =
-      std::min(affordable, kMaxMovesPerOp * search.movableOps());
-  if (moves < kChains)
-    return found;
   const std::optional<size_t> backwardStart =
       backwardBoundary(start, context.phases);
-  search.run(kChains, moves / kChains, workLimit / kChains,
-             std::max<int64_t>(1, gridStep),
-             [&](const std::vector<int32_t> &events, int64_t peak) {
-               OrderFound order;
-               order.schedule.steps = search.steps(events);
-               order.schedule.backwardStart = backwardStart;
-               order.peakBytes = peak;
-               found.push_back(std::move(order));
-             });
+  runSearch(search, context, workLimit, gridStep,
+            [&](const std::vector<int32_t> &events, int64_t peak) {
+              OrderFound order;
+              order.schedule.steps = search.steps(events);
+              order.schedule.backwardStart = backwardStart;
+              order.peakBytes = peak;
+              found.push_back(std::move(order));
+            });
   return found;
+}
+
+std::optional<int64_t> orderSearchMismatches(const PlanContext &context,
+                                             const Schedule &start,
+                                             int64_t workLimit) {
+  if (!start.derivations.empty())
+    return std::nullopt;
+  OrderSearch search(context, start);
+  search.verifyMoves();
+  if (!runSearch(search, context, workLimit, 1,
+                 [](const std::vector<int32_t> &, int64_t) {}))
+    return std::nullopt;
+  return search.mismatches();
 }
 
 } // namespace remat::detail

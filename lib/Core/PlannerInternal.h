@@ -339,6 +339,15 @@ std::vector<OrderFound> searchOrders(const PlanContext &context,
                                      const Schedule &start, int64_t workLimit,
                                      int64_t gridStep);
 
+/// For tests of searchOrders: its search on `start` with its incremental
+/// bookkeeping (positions, last readers, the live bytes across each gap)
+/// checked against a recount from the order after every move and every
+/// undo; how many checks disagreed, or nullopt where the search does not
+/// run.
+std::optional<int64_t> orderSearchMismatches(const PlanContext &context,
+                                             const Schedule &start,
+                                             int64_t workLimit);
+
 /// Which ops a schedule search may evaluate once more (`mayAdd`: forward
 /// ops none of whose results is a function result, a value `derived` marks
 /// (by ValueId; empty: none), or a forward value the automatic bans or a

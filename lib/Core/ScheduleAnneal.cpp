@@ -37,7 +37,7 @@
 // 500 nodes, against 5-7 us for evaluating the schedule in full). On graphs
 // with views, which the timeline does not follow, each candidate is
 // evaluated in full. The caller re-simulates the result and checks the peak
-// against this accounting; ScheduleAnnealTest checks the timeline against
+// against this accounting; IncrementalSearchTest checks the timeline against
 // the full evaluation move by move.
 //
 // Backward ops are neither moved, added nor dropped, and forward
