@@ -234,17 +234,17 @@ public:
     // event e. Event e holds cross_[e - 1] + bornBytes_[e].
     bornBytes_.assign(numEvents_, 0);
     storageBornBytes_.assign(numEvents_, 0);
-    endBytes_.assign(numEvents_, 0);
-    for (int32_t e = 0; e < numEvents_; ++e)
+    for (int32_t e = 0; e < numEvents_; ++e) {
       for (int32_t storage : born_.of(e))
         storageBornBytes_[e] += bytesOf(storage);
+      bornBytes_[e] = flat.workspace(eventOp_[e]) + storageBornBytes_[e];
+    }
+    endBytes_.assign(numEvents_, 0);
     for (size_t storage = 0; storage < storageValue_.size(); ++storage)
       if (!heldToEnd_[storage])
         endBytes_[holder(static_cast<int32_t>(storage))] +=
             bytesOf(static_cast<int32_t>(storage));
     cross_.assign(numEvents_, 0);
-    for (int32_t e = 0; e < numEvents_; ++e)
-      bornBytes_[e] = flat.workspace(eventOp_[e]) + storageBornBytes_[e];
     recomputeCross(0, numEvents_ - 1);
     blockMax_.assign(((numEvents_ - 1) >> kBlockShift) + 1, 0);
     markChanged(0, numEvents_ - 1);
@@ -513,17 +513,13 @@ private:
         return false;
     for (int32_t storage = 0;
          storage < static_cast<int32_t>(storageValue_.size()); ++storage) {
-      int32_t last = -1;
-      for (int32_t reader : readers_.of(storage))
-        if (last < 0 || position_[reader] > position_[last])
-          last = reader;
-      if (last != lastReader_[storage])
+      if (latestReader(storage) != lastReader_[storage])
         return false;
       const int64_t bytes = bytesOf(storage);
       delta[position_[storageProducer_[storage]]] += bytes;
       if (heldToEnd_[storage])
         continue;
-      const int32_t holds = last >= 0 ? last : storageProducer_[storage];
+      const int32_t holds = holder(storage);
       ends[holds] += bytes;
       delta[position_[holds]] -= bytes;
     }
@@ -574,14 +570,17 @@ private:
     return reader >= 0 ? reader : storageProducer_[storage];
   }
 
-  /// Finds the event that reads `storage` last in the current order (-1:
-  /// none reads it), for lastReader_.
-  void rescanLastReader(int32_t storage) {
+  /// The event that reads `storage` last in the current order (-1: none
+  /// reads it), found by a scan of its readers.
+  int32_t latestReader(int32_t storage) const {
     int32_t last = -1;
     for (int32_t reader : readers_.of(storage))
       if (last < 0 || position_[reader] > position_[last])
         last = reader;
-    lastReader_[storage] = last;
+    return last;
+  }
+  void rescanLastReader(int32_t storage) {
+    lastReader_[storage] = latestReader(storage);
   }
 
   /// Notes that the live bytes of the events at [low, high] may have
