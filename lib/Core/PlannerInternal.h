@@ -390,9 +390,10 @@ absl::StatusOr<Plan> planFromBudgetSchedule(const PlanContext &context,
 /// A lower bound on the total predicted time of every schedule of the class
 /// TimeLowerBound.cpp describes whose activation peak is <= `budgetBytes`:
 /// the evaluate-once bound, raised by the backward-checkpoint LP relaxation
-/// when that has at most `maxNonzeros` coefficients (solved within
-/// `timeLimitSeconds`; 0 skips it) and strengthened by cover inequalities
-/// while `planTimeUs` (the plan's time) is more than 0.1% above it. Never
+/// when `planTimeUs` (the plan's time) is more than 0.1% above evaluate-once
+/// and the LP has at most `maxNonzeros` coefficients (solved within
+/// `timeLimitSeconds`; 0 skips it), and strengthened by cover inequalities
+/// while the plan stays more than 0.1% above it. Never
 /// above the time of any such schedule, also when the time limit stops the
 /// solver.
 TimeLowerBound computeTimeLowerBound(const PlanContext &context,

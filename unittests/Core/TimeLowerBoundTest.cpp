@@ -63,6 +63,12 @@ TEST(TimeLowerBound, NeverAboveTheBudgetPlanOrTheOptimalPlan) {
       if (bound.kind == TimeLowerBound::Kind::BackwardLp &&
           bound.timeUs > trivial.lowerBound->timeUs + slack(total))
         ++raised;
+      // The LP runs only where evaluate-once leaves more than 0.1% open.
+      if (plan->simulation.totalTimeUs <=
+          trivial.lowerBound->timeUs * 1.001 - slack(total)) {
+        EXPECT_EQ(bound.kind, TimeLowerBound::Kind::EvaluateOnce)
+            << "seed " << seed << " budget " << fraction;
+      }
 
       // The class the bound covers holds `optimal`'s schedules too.
       if (graphOptions.numForwardOps > 6)
