@@ -586,13 +586,18 @@ private:
     };
     std::vector<std::vector<std::pair<int, double>>> memory(m);
     // Hold columns in creation order: each gets a continuity row below.
-    std::vector<std::pair<ValueId, int>> holds;
+    struct Hold {
+      ValueId key;
+      int checkpoint;
+      int column;
+    };
+    std::vector<Hold> holds;
     auto hold = [&](ValueId key, int k) -> int {
       int64_t slot = static_cast<int64_t>(key) * m + k;
       auto [it, inserted] = holdColumn.try_emplace(slot, 0);
       if (inserted) {
         it->second = program_.addColumn(0, 1, 0);
-        holds.push_back({key, k});
+        holds.push_back({key, k, it->second});
         if (int64_t bytes = keyBytes(key); bytes > 0)
           memory[k].push_back({it->second, static_cast<double>(bytes) / scale});
       }
@@ -668,9 +673,7 @@ private:
             continue;
           terms.clear();
           terms.push_back({hold(key, k), 1.0});
-          terms.push_back({evaluation(key, stage), 1.0});
-          if (int column = derivation(key, stage); column >= 0)
-            terms.push_back({column, 1.0});
+          addCreations(terms, key, stage, stage, 1.0);
           terms.push_back({evaluationBase[op] + stage, -1.0});
           program_.addRow(terms, 0, COIN_DBL_MAX);
         }
@@ -683,16 +686,17 @@ private:
     // stage between them (from stage 0 at the first). This creates the
     // holds it needs, which get their own rows in turn.
     for (size_t i = 0; i < holds.size(); ++i) {
-      const auto [key, k] = holds[i];
-      const int before = previousBinding[k];
+      const Hold current = holds[i]; // a copy: hold() below may grow holds
+      const ValueId key = current.key;
+      const int before = previousBinding[current.checkpoint];
       if (before >= 0 && isFixedAt(key, before))
         continue;
       terms.clear();
-      terms.push_back({holdColumn.at(static_cast<int64_t>(key) * m + k), 1.0});
+      terms.push_back({current.column, 1.0});
       if (before >= 0)
         terms.push_back({hold(key, before), -1.0});
       addCreations(terms, key, before >= 0 ? stageOf[before] + 1 : 0,
-                   stageOf[k], -1.0);
+                   stageOf[current.checkpoint], -1.0);
       program_.addRow(terms, -COIN_DBL_MAX, 0);
       if (static_cast<int64_t>(program_.numNonzeros()) > maxNonzeros)
         return false;
