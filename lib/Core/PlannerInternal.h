@@ -393,7 +393,8 @@ absl::StatusOr<Plan> planFromBudgetSchedule(const PlanContext &context,
 /// when `planTimeUs` (the plan's time) is more than 0.1% above evaluate-once
 /// and the LP has at most `maxNonzeros` coefficients (solved within
 /// `timeLimitSeconds`; 0 skips it), and strengthened by cover inequalities
-/// while the plan stays more than 0.1% above it. Never
+/// while the plan stays more than 0.1% above it and the rounds make
+/// progress within their iteration budget. Never
 /// above the time of any such schedule, also when the time limit stops the
 /// solver.
 TimeLowerBound computeTimeLowerBound(const PlanContext &context,
