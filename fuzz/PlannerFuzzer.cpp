@@ -9,7 +9,9 @@
 //
 //   - complete: every value backward reads has a decision, and the schedule
 //     evaluates every op after its operands exist (backward can run);
-//   - budget: under `budget`, the simulated peak is within the budget;
+//   - budget: under `budget`, the simulated peak is within the budget, and
+//     the certified lower bound (evaluate-once or the LP's) is not above
+//     the plan's simulated total time;
 //   - tags: a `never_recompute` op runs once, a `must_recompute` value is
 //     never saved or derived (unless it is a function result, live anyway);
 //     under min-cut without a name policy, a `prefer_save` or
@@ -31,6 +33,7 @@
 
 #include "remat/Core/Planner.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -444,6 +447,16 @@ void checkPlan(const Graph &graph, const PlanOptions &options,
     if (plan.simulation.peakBytes > *plan.budgetBytes)
       fail("peak " + std::to_string(plan.simulation.peakBytes) +
                " exceeds the budget " + std::to_string(*plan.budgetBytes),
+           graph, &plan);
+    // The plan is a schedule of the bound's class, so no certificate may
+    // exceed its time (the certificate keeps a 1e-9 relative margin).
+    if (!plan.lowerBound)
+      fail("budget plan without a lower bound", graph, &plan);
+    const double time = plan.simulation.totalTimeUs;
+    if (plan.lowerBound->timeUs > time + 1e-7 * std::abs(time))
+      fail("lower bound " + std::to_string(plan.lowerBound->timeUs) + " (" +
+               std::string(toString(plan.lowerBound->kind)) +
+               ") exceeds the plan's time " + std::to_string(time),
            graph, &plan);
   }
 

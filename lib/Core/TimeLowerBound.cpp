@@ -208,8 +208,12 @@ public:
     result.timeUs = static_cast<double>(requiredTimeUs_);
     // Nothing to solve for, or the evaluate-once bound already certifies
     // the plan within kCoverGap (llama7b-1L: 0.016%, where the LP would
-    // take 0.37 s to certify 0.008%).
+    // take 0.37 s to certify 0.008%). A budget of INT64_MAX bytes never
+    // binds: the simulator's byte counts saturate there, where the LP's
+    // exact sums would exceed it (the planner fuzzer found a bound twice
+    // the plan's time on saturated tensors).
     if (timeLimitSeconds <= 0 || backward_.empty() ||
+        budgetBytes_ == std::numeric_limits<int64_t>::max() ||
         planTimeUs <= requiredTimeUs_ * (1 + kCoverGap))
       return result;
     if (!build(maxNonzeros)) {
