@@ -725,6 +725,13 @@ public:
     ReevaluationRules rules = reevaluationRules(context_, derived_);
     splittable_ = std::move(rules.mayAdd);
     prunable_ = std::move(rules.mayDrop);
+    // Values tags or a policy force to be recomputed (function results
+    // excepted: live anyway) may not be read in backward from forward.
+    const Constraints &constraints = context_.constraints;
+    replayOnly_.assign(numValues, 0);
+    for (size_t id = 0; id < numValues; ++id)
+      replayOnly_[id] = constraints.isForward[id] && !isOutput[id] &&
+                        constraints.forcedRecompute(static_cast<ValueId>(id));
     // What each event reads (graph inputs left out: they are not in the
     // activation peak) and produces, as flat arrays: op `i` is row i, the
     // derivation with index d is row numOps + d.
@@ -1161,9 +1168,13 @@ private:
   /// Appends to `chain`, in dependency order, `op` and (with `recurse`) the
   /// producers of its operands whose current instances would otherwise be
   /// held across event `across` only to feed the re-evaluation at
-  /// `position`.
+  /// `position`. The producer of an operand tags or a policy force to be
+  /// recomputed whose current instance is a forward one (before event
+  /// `boundary`, the backward section's first) joins a backward chain
+  /// whatever `recurse` says, and the chain is refused when it cannot: a
+  /// backward read of its forward instance would save it.
   bool collectChain(const Analysis &analysis, OpId op, int32_t position,
-                    int32_t across, bool recurse, int depth,
+                    int32_t across, int32_t boundary, bool recurse, int depth,
                     std::vector<OpId> &chain) {
     if (depth == 0)
       ++chainGeneration_; // a fresh chain: no op is in it yet
@@ -1181,10 +1192,14 @@ private:
       const Instance &current = analysis.instances[instance];
       bool extendedAcross =
           current.producedAt < across && current.lastRead < across;
-      if (recurse && extendedAcross && depth < kMaxChainDepth &&
-          splittable_[producer])
-        if (!collectChain(analysis, producer, position, across, recurse,
-                          depth + 1, chain))
+      const bool replay = replayOnly_[operand] && position >= boundary &&
+                          current.producedAt < boundary;
+      if (replay && (!splittable_[producer] || depth >= kMaxChainDepth))
+        return false;
+      if (replay || (recurse && extendedAcross && depth < kMaxChainDepth &&
+                     splittable_[producer]))
+        if (!collectChain(analysis, producer, position, across, boundary,
+                          recurse, depth + 1, chain))
           return false;
     }
     if (!exactScoring_ && chain.size() >= kMaxChainOps)
@@ -1463,7 +1478,8 @@ private:
       std::vector<OpId> previousChain;
       for (bool recurse : {false, true}) {
         chain.clear();
-        if (!collectChain(analysis, producer, next, across, recurse, 0,
+        if (!collectChain(analysis, producer, next, across,
+                          static_cast<int32_t>(work.boundary), recurse, 0,
                           chain))
           continue;
         if (recurse && chain == previousChain)
@@ -1731,7 +1747,7 @@ private:
   std::vector<uint8_t> derived_;
   // Bytes per value as the search counts them: none for a view.
   std::vector<int64_t> bytes_;
-  std::vector<uint8_t> splittable_, prunable_;
+  std::vector<uint8_t> splittable_, prunable_, replayOnly_;
   std::vector<ValueId> outputs_;
   std::vector<int32_t> readBegin_, produceBegin_;
   std::vector<ValueId> reads_, produces_;
