@@ -51,6 +51,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
 
 namespace remat::detail {
@@ -140,7 +141,6 @@ public:
     position_.resize(numEvents_);
     for (int32_t e = 0; e < numEvents_; ++e)
       events_[e] = position_[e] = e;
-    inBlock_.assign(numEvents_, 0);
     linked_.assign(numEvents_, 0);
 
     // Storage instances: one per result of an evaluation that is its own
@@ -385,37 +385,45 @@ private:
   bool moveBlock(int32_t from, int32_t to) {
     const bool later = to > from;
     const int32_t step = later ? 1 : -1;
-    // An event between joins the block when a block member must stay on
-    // its near side: each member marks the events linked to it that way
-    // (with this move's stamp), so each position passed is one lookup.
+    // The block is the moved event and the events between that it reaches
+    // through the links on its far side (what must follow it when it moves
+    // later, what it must follow when it moves earlier): a link never goes
+    // back past its source in a valid order, so a depth-first walk from the
+    // moved event that stops at `to` finds them, without scanning the
+    // positions between (those are what a move mostly spans). A stamp
+    // marks the events reached by this move.
     if (++linkStamp_ == 0) {
       std::fill(linked_.begin(), linked_.end(), 0);
       linkStamp_ = 1;
     }
-    auto join = [&](int32_t p) {
-      const int32_t event = events_[p];
-      block_.push_back(p);
-      inBlock_[event] = 1;
-      for (int32_t next : later ? after_.of(event) : before_.of(event))
-        linked_[next] = linkStamp_;
-    };
-    block_.clear();
-    join(from);
+    block_.assign(1, from);
+    linked_[events_[from]] = linkStamp_;
+    pending_.assign(1, events_[from]);
     bool valid = true;
-    for (int32_t p = from + step; p != to + step && valid; p += step) {
-      const int32_t other = events_[p];
-      if (linked_[other] != linkStamp_)
-        continue;
-      join(p);
-      valid = context_.phases.opPhase[eventOp_[other]] == Phase::Forward &&
-              block_.size() <= kMaxBlock;
+    while (!pending_.empty() && valid) {
+      const int32_t event = pending_.back();
+      pending_.pop_back();
+      for (int32_t next : later ? after_.of(event) : before_.of(event)) {
+        const int32_t p = position_[next];
+        if (linked_[next] == linkStamp_ || (later ? p > to : p < to))
+          continue;
+        linked_[next] = linkStamp_;
+        block_.push_back(p);
+        pending_.push_back(next);
+        valid = context_.phases.opPhase[eventOp_[next]] == Phase::Forward &&
+                block_.size() <= kMaxBlock;
+        if (!valid)
+          break;
+      }
     }
     work_ += std::abs(to - from);
-    if (!valid) {
-      for (int32_t p : block_)
-        inBlock_[events_[p]] = 0;
+    if (!valid)
       return false;
-    }
+    // In position order from the moved event toward `to`.
+    if (later)
+      std::sort(block_.begin(), block_.end());
+    else
+      std::sort(block_.begin(), block_.end(), std::greater<int32_t>());
     // The block ends at `to` in its order, the events between keep theirs
     // on the other side. The work is that of moving the block's events one
     // at a time, the one farthest toward `to` first, to `to` itself, the
@@ -438,18 +446,28 @@ private:
     undoHigh_ = std::max(from, to);
     undoEvents_.assign(events_.begin() + undoLow_,
                        events_.begin() + undoHigh_ + 1);
-    arranged_.clear();
-    for (int32_t event : undoEvents_)
-      if (inBlock_[event] == (later ? 0 : 1))
-        arranged_.push_back(event);
-    for (int32_t event : undoEvents_)
-      if (inBlock_[event] == (later ? 1 : 0))
-        arranged_.push_back(event);
+    // The rearranged positions: the events between, in their order, on
+    // the far side of the block's, in theirs. The block's positions,
+    // ascending, split the range into the runs of events between.
     movers_.clear();
-    for (int32_t p : block_) {
+    for (int32_t p : block_)
       movers_.push_back(events_[p]);
-      inBlock_[events_[p]] = 0;
+    if (!later) {
+      std::reverse(block_.begin(), block_.end());
+      std::reverse(movers_.begin(), movers_.end());
     }
+    arranged_.clear();
+    if (!later)
+      arranged_.insert(arranged_.end(), movers_.begin(), movers_.end());
+    arranged_.insert(arranged_.end(), events_.begin() + undoLow_,
+                     events_.begin() + block_[0]);
+    for (int32_t i = 0; i < size; ++i) {
+      const int32_t runEnd = i + 1 < size ? block_[i + 1] : undoHigh_ + 1;
+      arranged_.insert(arranged_.end(), events_.begin() + block_[i] + 1,
+                       events_.begin() + runEnd);
+    }
+    if (later)
+      arranged_.insert(arranged_.end(), movers_.begin(), movers_.end());
     arrange(arranged_);
     return true;
   }
@@ -669,14 +687,12 @@ private:
   bool overflows_ = false;
   bool verify_ = false;
   int64_t mismatches_ = 0;
-  // Scratch of moveBlock: by event, whether it is in the block; the
-  // block's positions, from the moved event's away from `to`, and its
-  // events; the positions the move rearranged, their events before it and
-  // after, and the work it counted (undoBlock counts it again).
-  std::vector<uint8_t> inBlock_;
-  std::vector<int32_t> block_, movers_;
-  // By event, the stamp of the last block move that linked it to a block
-  // member.
+  // Scratch of moveBlock: the block's positions and events; the positions
+  // the move rearranged, their events before it and after, and the work it
+  // counted (undoBlock counts it again).
+  std::vector<int32_t> block_, movers_, pending_;
+  // By event, the stamp of the last block move that reached it (pending_:
+  // the events reached whose links are not followed yet).
   std::vector<uint32_t> linked_;
   uint32_t linkStamp_ = 0;
   int32_t undoLow_ = 0, undoHigh_ = -1;
