@@ -119,9 +119,12 @@ computeReplayTimes(const Graph &graph, const CostModel &costModel,
         std::any_of(op.results.begin(), op.results.end(),
                     [&](ValueId result) { return materialised[result]; }))
       continue;
+    // Never more than the op as its own kernel: a view is free either way
+    // (its flops, if an importer gave it any, are not run).
     double peak = costModel.peakFlops(
         op.computeClass, graph.value(op.results.front()).type.dtype);
-    times[index] = peak > 0 ? op.flops / peak * 1e6 : 0;
+    times[index] =
+        std::min(times[index], peak > 0 ? op.flops / peak * 1e6 : 0.0);
   }
   return times;
 }

@@ -108,9 +108,10 @@ struct SimulationTables {
   /// fusesPointwise): there a pointwise or view op whose results only
   /// fusing ops read (pointwise, view, reduction, normalization) runs
   /// inside its reader's kernel and costs its arithmetic alone, flops /
-  /// vector peak. A value a matmul, convolution, attention, collective,
-  /// random or opaque op reads, also through views, is materialised anyway,
-  /// so its producer's replay is a kernel; so are profiled ops (fixedTimeUs).
+  /// vector peak (at most its opTimeUs: a view's is 0). A value a matmul,
+  /// convolution, attention, collective, random or opaque op reads, also
+  /// through views, is materialised anyway, so its producer's replay is a
+  /// kernel; so are profiled ops (fixedTimeUs).
   std::vector<double> replayTimeUs;
   /// By ValueId, on a target that fuses (empty otherwise): whether only
   /// fusing ops read the value, so that pointwise work re-creating it in
