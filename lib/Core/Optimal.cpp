@@ -28,6 +28,8 @@
 
 #include "remat/Core/Optimal.h"
 
+#include "FlatGraph.h"
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
@@ -40,6 +42,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -74,6 +77,9 @@ struct ScheduledValue {
   /// slot order.
   std::vector<int> copies;
   bool isOutput = false;    // output or gradient: live from production to end
+  /// Not held from forward into backward (OptimalOptions::notSaved); for a
+  /// copy, its value's.
+  bool notSaved = false;
 };
 
 /// A derivation the MILP may schedule (OptimalOptions::derivations). It runs
@@ -135,6 +141,10 @@ struct Problem {
   /// the same in memory units.
   std::vector<int64_t> workspaceBytes, workspaceUnits;
   int64_t unitBytes = 1;
+  /// Every value's and workspace's units together (saturating at
+  /// INT64_MAX): the MILP's memory rows are exact in doubles only while
+  /// this is at most kMaxExactUnits.
+  int64_t totalUnits = 0;
   /// position -> the folded forward views (graph order) the schedule
   /// evaluates again just before that op, which reads them (buildProblem).
   std::vector<std::vector<OpId>> viewsBefore;
@@ -149,6 +159,9 @@ struct Problem {
   std::vector<int> sequenceOfPosition, sequenceOfSlot;
   std::vector<std::vector<int>> slotsAfter; // position -> slots, in order
   int firstBackward = 0; // the first backward op's position, or size()
+  /// Whether backward reads a value it may not read from forward
+  /// (ScheduledValue::notSaved): then every op once is no schedule.
+  bool backwardReadsNotSaved = false;
 
   int size() const { return static_cast<int>(order.size()); }
 };
@@ -225,6 +238,7 @@ void addDerivationSlots(const Graph &graph, const OptimalOptions &options,
     copy.slot = d;
     copy.bytes = original.bytes;
     copy.readers = original.readers;
+    copy.notSaved = original.notSaved;
     slot.copy = static_cast<int>(problem.values.size());
     problem.values[slot.value].copies.push_back(slot.copy);
     problem.values.push_back(std::move(copy));
@@ -425,6 +439,10 @@ absl::StatusOr<Problem> buildProblem(const Graph &graph,
       scheduled.bytes = modelledBytes(graph, costModel, result);
       problem.conservativeViews |= isAliasingView(graphOp);
       scheduled.isOutput = value.outputRole != OutputRole::None;
+      scheduled.notSaved =
+          !scheduled.isOutput &&
+          static_cast<size_t>(result) < options.notSaved.size() &&
+          options.notSaved[result];
       // An output stays live from its production to the end; evaluating
       // its op again would only hold a second copy.
       if (scheduled.isOutput)
@@ -442,6 +460,10 @@ absl::StatusOr<Problem> buildProblem(const Graph &graph,
   }
 
   addDerivationSlots(graph, options, folded, valueIndex, problem);
+  for (const ScheduledValue &value : problem.values)
+    problem.backwardReadsNotSaved |=
+        value.notSaved && !value.readers.empty() &&
+        value.readers.back() >= problem.firstBackward;
 
   // Memory in units of the gcd of all sizes keeps every coefficient an
   // integer, so the solver's tolerances cannot blur the budget.
@@ -451,10 +473,15 @@ absl::StatusOr<Problem> buildProblem(const Graph &graph,
   for (int64_t workspace : problem.workspaceBytes)
     unit = std::gcd(unit, workspace);
   problem.unitBytes = unit > 0 ? unit : 1;
-  for (ScheduledValue &value : problem.values)
+  for (ScheduledValue &value : problem.values) {
     value.units = value.bytes / problem.unitBytes;
-  for (int64_t workspace : problem.workspaceBytes)
+    problem.totalUnits = detail::saturatingAdd(problem.totalUnits, value.units);
+  }
+  for (int64_t workspace : problem.workspaceBytes) {
     problem.workspaceUnits.push_back(workspace / problem.unitBytes);
+    problem.totalUnits = detail::saturatingAdd(problem.totalUnits,
+                                               problem.workspaceUnits.back());
+  }
   return problem;
 }
 
@@ -466,10 +493,11 @@ void appendStep(const Problem &problem, int pos, std::vector<OpId> &steps) {
   steps.push_back(problem.order[pos]);
 }
 
+/// Byte sums below saturate at INT64_MAX, as tensor sizes do.
 int64_t resultBytes(const Problem &problem, int pos) {
   int64_t bytes = 0;
   for (int value : problem.resultsOf[pos])
-    bytes += problem.values[value].bytes;
+    bytes = detail::saturatingAdd(bytes, problem.values[value].bytes);
   return bytes;
 }
 
@@ -482,12 +510,14 @@ std::pair<int64_t, int> peakLowerBound(const Problem &problem) {
   int where = kNone;
   int64_t heldOutputs = 0;
   for (int pos = 0; pos < problem.size(); ++pos) {
-    int64_t need =
-        resultBytes(problem, pos) + problem.workspaceBytes[pos] + heldOutputs;
+    int64_t need = detail::saturatingAdd(
+        detail::saturatingAdd(resultBytes(problem, pos),
+                              problem.workspaceBytes[pos]),
+        heldOutputs);
     for (int operand : problem.operandsOf[pos]) {
       const ScheduledValue &value = problem.values[operand];
       if (!value.isOutput) // outputs are already in heldOutputs
-        need += value.bytes;
+        need = detail::saturatingAdd(need, value.bytes);
     }
     if (need > best || where == kNone) {
       best = need;
@@ -495,7 +525,8 @@ std::pair<int64_t, int> peakLowerBound(const Problem &problem) {
     }
     for (int result : problem.resultsOf[pos])
       if (problem.values[result].isOutput)
-        heldOutputs += problem.values[result].bytes;
+        heldOutputs =
+            detail::saturatingAdd(heldOutputs, problem.values[result].bytes);
   }
   return {best, where};
 }
@@ -696,13 +727,17 @@ Formulation formulate(const Problem &problem, int64_t budgetUnits,
                                    : problem.sequenceOfSlot[value.slot];
   };
 
-  // S[t][v] exists for the first stage making v < t <= its last stage.
+  // S[t][v] exists for the first stage making v < t <= its last stage. A
+  // value backward may not read from forward is not held into the first
+  // backward stage: stages after it read an instance made in backward.
   std::vector<std::vector<int>> hold(n, std::vector<int>(numValues, kNone));
   for (int v = 0; v < numValues; ++v) {
-    const bool output = problem.values[v].isOutput;
-    for (int t = firstStage(v) + 1; t <= lastStage[v]; ++t)
-      hold[t][v] = output ? milp.addColumn(1, 1, 0, true)
-                          : milp.addColumn(0, 1, 0, true);
+    const ScheduledValue &value = problem.values[v];
+    for (int t = firstStage(v) + 1; t <= lastStage[v]; ++t) {
+      const double upper = value.notSaved && t == problem.firstBackward ? 0 : 1;
+      hold[t][v] = value.isOutput ? milp.addColumn(1, 1, 0, true)
+                                  : milp.addColumn(0, upper, 0, true);
+    }
   }
 
   if (objective == Objective::MinimisePeak)
@@ -1166,6 +1201,28 @@ private:
   std::chrono::steady_clock::time_point end_;
 };
 
+/// The most memory units the MILP's rows sum exactly in doubles.
+constexpr int64_t kMaxExactUnits = int64_t{1} << 53;
+
+/// Whether the MILP can state the memory of `problem` exactly; else the
+/// error that says why not.
+absl::Status checkExactUnits(const Problem &problem) {
+  if (problem.totalUnits <= kMaxExactUnits)
+    return absl::OkStatus();
+  int64_t largest = 0;
+  for (const ScheduledValue &value : problem.values)
+    largest = std::max(largest, value.bytes);
+  for (int64_t workspace : problem.workspaceBytes)
+    largest = std::max(largest, workspace);
+  return absl::FailedPreconditionError(absl::StrFormat(
+      "the exact `optimal` strategy cannot state this graph's memory: its "
+      "values and workspace add up to more than 2^53 units of %d bytes (the "
+      "largest is %d bytes), beyond what its MILP's rows sum exactly; check "
+      "the tensor sizes (a size of %d bytes is saturated), or use the "
+      "`budget` strategy",
+      problem.unitBytes, largest, std::numeric_limits<int64_t>::max()));
+}
+
 std::string tooLargeAdvice(const Problem &problem) {
   return absl::StrFormat(
       "the graph (%d ops to schedule) is too large for the exact `optimal` "
@@ -1427,7 +1484,10 @@ infeasibleBudget(const Graph &graph, const Classification &phases,
   // With views the MILP's bytes are upper bounds: its lower bound is none.
   if (problem.conservativeViews)
     lowerBound = 0;
-  if (deadline.remainingSeconds() > 0 && lowerBound > budgetBytes) {
+  // Without exact memory rows the MILPs below are not run: the lower bound
+  // is what is known.
+  const bool exact = checkExactUnits(problem).ok();
+  if (exact && deadline.remainingSeconds() > 0 && lowerBound > budgetBytes) {
     Formulation atBound = formulate(problem, lowerBound / problem.unitBytes,
                                     Objective::MinimiseTime);
     MilpOutcome outcome =
@@ -1439,7 +1499,7 @@ infeasibleBudget(const Graph &graph, const Classification &phases,
         return smallest(lowerBound);
     }
   }
-  if (deadline.remainingSeconds() > 0) {
+  if (exact && deadline.remainingSeconds() > 0) {
     Formulation formulation =
         formulate(problem, /*budgetUnits=*/0, Objective::MinimisePeak);
     MilpOutcome outcome =
@@ -1469,6 +1529,8 @@ infeasibleBudget(const Graph &graph, const Classification &phases,
         "(op %s needs its operands and results live at once); raise the "
         "budget",
         budgetBytes, lowerBound, describeOp(graph, problem.order[where])));
+  if (!exact)
+    return checkExactUnits(problem);
   return absl::ResourceExhaustedError(absl::StrFormat(
       "no schedule fits the budget of %d bytes (any schedule needs at least "
       "%d bytes; the exact minimum was not found in time); raise the budget",
@@ -1501,7 +1563,8 @@ absl::StatusOr<OptimalSolution> solveOptimal(const Graph &graph,
         absl::StrCat("solveOptimal: the simulator rejects the schedule without "
                      "recomputation: ",
                      noRecomputeSimulation.status().message()));
-  if (noRecomputeSimulation->peakBytes <= budgetBytes)
+  if (noRecomputeSimulation->peakBytes <= budgetBytes &&
+      !problem.backwardReadsNotSaved)
     return finish(graph, phases, costModel, problem, std::move(noRecompute),
                   budgetBytes, /*provenOptimal=*/true);
 
@@ -1517,13 +1580,16 @@ absl::StatusOr<OptimalSolution> solveOptimal(const Graph &graph,
   dropUnreadEvaluations(graph, zeroCost);
   absl::StatusOr<SimulationResult> zeroCostSimulation =
       simulate(graph, phases, zeroCost, costModel);
-  if (zeroCostSimulation.ok() && zeroCostSimulation->peakBytes <= budgetBytes)
+  if (zeroCostSimulation.ok() && zeroCostSimulation->peakBytes <= budgetBytes &&
+      !problem.backwardReadsNotSaved)
     return finish(graph, phases, costModel, problem, std::move(zeroCost),
                   budgetBytes, /*provenOptimal=*/true);
   if (problem.size() > options.maxOps)
     return absl::FailedPreconditionError(
         absl::StrFormat("%s (at most %d ops are accepted)",
                         tooLargeAdvice(problem), options.maxOps));
+  if (absl::Status exact = checkExactUnits(problem); !exact.ok())
+    return exact;
 
   Formulation formulation = formulate(problem, budgetBytes / problem.unitBytes,
                                       Objective::MinimiseTime);

@@ -465,6 +465,20 @@ absl::StatusOr<Plan> planOptimal(const PlanContext &context) {
         recomputable = false;
     optimalOptions.recomputable[opIndex] = recomputable;
   }
+  // must_recompute and a policy's "recompute" are kept out of the saved
+  // set as in every strategy; where a hard save keeps the op from
+  // repeating (a policy that also saves another of its results), the save
+  // wins, as never_recompute wins over a policy. prefer_recompute is a
+  // preference `optimal` does not weigh (docs/Optimal.md).
+  optimalOptions.notSaved.assign(graph.numValues(), false);
+  for (ValueId value : context.phases.forwardValues) {
+    const UserChoice choice = context.constraints.user[value];
+    const OpId producer = graph.value(value).producer;
+    optimalOptions.notSaved[value] = (choice == UserChoice::MustRecompute ||
+                                      choice == UserChoice::PolicyRecompute) &&
+                                     producer != kNoId &&
+                                     optimalOptions.recomputable[producer];
+  }
   // The `budget` strategy's plan, when it has one, is where CBC starts: it
   // then searches for cheaper schedules only (the GPT dropout example at
   // 0.5: ~25 s to find an optimum the budget plan already has, without).

@@ -193,6 +193,42 @@ TEST(OptimalTest, NeverRecomputeTagIsHonoured) {
   }
 }
 
+// must_recompute and a policy's "recompute" hold under `optimal` as under
+// every strategy, also at budgets every op once would meet: the shortcut
+// that answers those without the MILP used to return a schedule that kept
+// the tagged value from forward (found by the planner fuzzer).
+TEST(OptimalTest, MustRecomputeAndPolicyRecomputeAreHonoured) {
+  Graph tagged = test::buildCheckmateLinearGraph(6);
+  tagged.mutableOp(2).tags.mustRecompute = true;
+  const ValueId value = tagged.op(2).results.front();
+  Graph named = test::buildCheckmateLinearGraph(6); // values v0, v1, ...
+  for (int64_t budget : {int64_t{8}, std::numeric_limits<int64_t>::max()}) {
+    PlanOptions options = test::optionsFor(Strategy::Optimal);
+    options.budget = MemoryBudget{MemoryBudget::Kind::Bytes, budget, 0};
+    PlanOptions policy = options;
+    policy.policy.kind = NamePolicy::Kind::SaveAnyNamesButThese;
+    policy.policy.names = {"v2"};
+    for (const auto &[graph, planOptions] :
+         {std::make_pair(&tagged, options), std::make_pair(&named, policy)}) {
+      Plan plan = test::planOrDie(*graph, planOptions);
+      const ValueDecision *decision = plan.find(value);
+      ASSERT_NE(decision, nullptr) << budget;
+      EXPECT_EQ(decision->decision, Decision::Recompute)
+          << budget << ": " << plan.reason(*decision);
+      // Op 2 runs in the backward section (which may start at step 0:
+      // nothing forward is a function result, so all of it can wait).
+      const size_t boundary =
+          backwardBoundary(plan.schedule, plan.classification);
+      EXPECT_NE(std::find(plan.schedule.steps.begin() + boundary,
+                          plan.schedule.steps.end(), OpId(2)),
+                plan.schedule.steps.end())
+          << budget << "\n"
+          << toText(plan, *graph);
+      EXPECT_LE(plan.simulation.peakBytes, budget);
+    }
+  }
+}
+
 TEST(OptimalTest, TooLargeGraphIsRefusedWithAdvice) {
   Graph graph = test::buildCheckmateLinearGraph(8);
   Classification phases = classifyOrDie(graph);

@@ -244,6 +244,32 @@ TEST(Stress, BudgetSearchPastInt64) {
   EXPECT_GT(budgeted.simulation.numRecomputedEvaluations, 0);
 }
 
+// `optimal` states memory in units of the gcd of all sizes, summed in
+// doubles: the same chain of 2^59-byte activations is exact in units of
+// 2^59 bytes, but a 4-byte workspace makes the unit 4 bytes and the sums
+// pass 2^53 units. That gets a clear error, not a MILP on rounded rows
+// (the planner fuzzer found 64-bit overflows on such sizes).
+TEST(Stress, OptimalRefusesMemoryItCannotStateExactly) {
+  const int64_t kBytes = int64_t(1) << 59;
+  Chain chain = buildChain(16, {int64_t(1) << 57});
+  PlanOptions options = budgetOptions(bytesBudget(12 * kBytes));
+  options.strategy = Strategy::Optimal;
+  Plan exact = test::planOrDie(chain.graph, options);
+  expectComplete(exact);
+  EXPECT_LE(exact.simulation.peakBytes, 12 * kBytes);
+
+  chain.graph.mutableOp(chain.graph.value(chain.forward[1]).producer)
+      .workspaceBytes = 4;
+  absl::StatusOr<Plan> inexact = planRematerialization(chain.graph, options);
+  ASSERT_FALSE(inexact.ok());
+  EXPECT_EQ(inexact.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(inexact.status().message().find(
+                "cannot state this graph's memory: its values and workspace "
+                "add up to more than 2^53 units of 4 bytes"),
+            std::string::npos)
+      << inexact.status().message();
+}
+
 // Budgets at both ends of int64 and of the fraction range.
 TEST(Stress, ExtremeBudgets) {
   Chain chain = buildChain(64, {1024});

@@ -63,6 +63,14 @@ struct OptimalOptions {
   /// recomputes forward values only.
   /// Callers layer their own bans (policies, random ops) through this.
   std::vector<bool> recomputable;
+  /// Indexed by ValueId (empty: none): forward values backward may not read
+  /// from their forward evaluation (`must_recompute`, a policy's
+  /// "recompute"): no copy of one is held from forward into backward, so
+  /// backward reads one that its op re-evaluates there (or, where a
+  /// derivation is offered, derives there). Function results are exempt:
+  /// they are live to the end anyway. The op of such a value must be
+  /// recomputable.
+  std::vector<bool> notSaved;
   /// Derivations the schedule may use (docs/Optimal.md, "Derivations"): a
   /// derivation runs in a stage after its sources' first evaluations, and
   /// the ops after it in the stage, and any op in a later stage while it is
