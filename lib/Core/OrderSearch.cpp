@@ -51,7 +51,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <functional>
 #include <limits>
 
 namespace remat::detail {
@@ -384,7 +383,6 @@ private:
   /// block would take a backward op or grow past kMaxBlock events.
   bool moveBlock(int32_t from, int32_t to) {
     const bool later = to > from;
-    const int32_t step = later ? 1 : -1;
     // The block is the moved event and the events between that it reaches
     // through the links on its far side (what must follow it when it moves
     // later, what it must follow when it moves earlier): a link never goes
@@ -419,20 +417,19 @@ private:
     work_ += std::abs(to - from);
     if (!valid)
       return false;
-    // In position order from the moved event toward `to`.
-    if (later)
-      std::sort(block_.begin(), block_.end());
-    else
-      std::sort(block_.begin(), block_.end(), std::greater<int32_t>());
+    std::sort(block_.begin(), block_.end());
     // The block ends at `to` in its order, the events between keep theirs
     // on the other side. The work is that of moving the block's events one
     // at a time, the one farthest toward `to` first, to `to` itself, the
     // others each one short of the one before (the search was measured and
-    // tuned with that counting, so its length stays the same).
+    // tuned with that counting, so its length stays the same): the i-th
+    // in position order goes to to - (size - 1 - i) when the block moves
+    // later, to to + i when it moves earlier.
     const int32_t size = static_cast<int32_t>(block_.size());
     blockWork_ = 0;
     for (int32_t i = 0; i < size; ++i) {
-      const int32_t at = block_[i], target = to - step * (size - 1 - i);
+      const int32_t at = block_[i],
+                    target = later ? to - (size - 1 - i) : to + i;
       const int32_t event = events_[at];
       blockWork_ +=
           kMoveOverhead +
@@ -447,15 +444,11 @@ private:
     undoEvents_.assign(events_.begin() + undoLow_,
                        events_.begin() + undoHigh_ + 1);
     // The rearranged positions: the events between, in their order, on
-    // the far side of the block's, in theirs. The block's positions,
-    // ascending, split the range into the runs of events between.
+    // the far side of the block's, in theirs. The block's positions split
+    // the range into the runs of events between.
     movers_.clear();
     for (int32_t p : block_)
       movers_.push_back(events_[p]);
-    if (!later) {
-      std::reverse(block_.begin(), block_.end());
-      std::reverse(movers_.begin(), movers_.end());
-    }
     arranged_.clear();
     if (!later)
       arranged_.insert(arranged_.end(), movers_.begin(), movers_.end());
