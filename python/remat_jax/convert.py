@@ -17,6 +17,7 @@ and of the outer values its regions read.
 import math
 import os
 import re
+from collections import Counter
 
 import numpy as np
 
@@ -151,6 +152,7 @@ class Converter:
         self.function = Function(function_name)
         self.env = {}
         self.origin = None
+        self.markers = []  # the named views of `_name`, in program order
 
     # -- walking ----------------------------------------------------------
 
@@ -173,6 +175,7 @@ class Converter:
                               f"{len(returned)} values, expected {len(results)}")
         self.function.returned = returned
         self.function.result_specs = list(results)
+        self._fold_names()
         return self.function
 
     def _block(self, block, env, caller=None):
@@ -259,36 +262,63 @@ class Converter:
                          {"permutation": _array(permutation)})[0]
 
     def _name(self, value, label):
-        """Gives `value` the checkpoint name `label`; returns the value the
-        marker's users read.
-
-        The name goes on the op that computes the value, past reshapes and
-        transposes (views that hold exactly the value's elements): the
-        reshape this converter adds after a dot_general's matmul, or JAX's
-        own transpose after an einsum, so `query_proj` names the matmul and
-        saving it saves the same bytes as saving JAX's value. An argument,
-        or a value that already has a name, is named through a view of
-        itself (a reshape to its own shape) that the users read instead:
-        remat-plan's name policies match op results only, and one value has
-        one name."""
-        named = value
-        while named.producer is not None and named.producer.kind in \
-                ("remat.reshape", "remat.transpose") and not named.checkpoint:
-            base = named.producer.operands[0]
-            if base.producer is None:
-                break
-            named = base
-        if named.argument is None and not named.checkpoint:
-            named.checkpoint = label
-            named.named_shape = value.shape
-            return value
+        """Gives the checkpoint name `label` to a view of `value` (a reshape
+        to its own shape) and returns the view, which the marker's users
+        read: in JAX the marker's result is a value of its own, and readers
+        of `value` itself (an op's derivative that reads the op's result, as
+        tanh's or exp's does) see an unnamed value, which a name policy does
+        not save. `_fold_names` moves the name onto the op that computes the
+        value where nothing else reads it."""
         if value.etype in ANY_TYPES:
             view = self.emit("remat.reshape", [value], [(value.shape, value.etype)])[0]
         else:
             view = self.emit_opaque("stablehlo.reshape", [value],
                                     [(value.shape, value.etype)], "view", 0)[0]
         view.checkpoint = label
+        self.markers.append(view)
         return view
+
+    def _fold_names(self):
+        """Puts each checkpoint name of `_name` on the op that computes the
+        value, past reshapes and transposes (views that hold exactly the
+        value's elements), where the marker's view is the value's only
+        reader and every value between is read only by the next: the
+        reshape this converter adds after a dot_general's matmul, or JAX's
+        own transpose after an einsum, so `query_proj` names the matmul and
+        saving it saves the same bytes as saving JAX's value. The view
+        stays (the name on it) where anything else reads the value, where
+        the value is an argument or already has a name (remat-plan's name
+        policies match op results only, and one value has one name)."""
+        function = self.function
+        readers = Counter(id(v) for op in function.ops for v in op.operands)
+        readers.update(id(v) for v in function.returned)
+        swap, folded = {}, set()
+        for view in self.markers:
+            base = view.producer.operands[0]
+            base = swap.get(id(base), base)
+            if readers[id(base)] != 1:
+                continue
+            named = base
+            while named.producer is not None and not named.checkpoint and \
+                    named.producer.kind in ("remat.reshape", "remat.transpose"):
+                inner = named.producer.operands[0]
+                if inner.producer is None or readers[id(inner)] != 1:
+                    break
+                named = inner
+            if named.argument is not None or named.checkpoint:
+                continue
+            named.checkpoint = view.checkpoint
+            if named.shape != view.shape:
+                named.named_shape = view.shape
+            swap[id(view)] = base
+            readers[id(base)] = readers[id(view)]
+            folded.add(id(view.producer))
+        if not folded:
+            return
+        function.ops = [op for op in function.ops if id(op) not in folded]
+        for op in function.ops:
+            op.operands = [swap.get(id(v), v) for v in op.operands]
+        function.returned = [swap.get(id(v), v) for v in function.returned]
 
     # -- one StableHLO op --------------------------------------------------
 

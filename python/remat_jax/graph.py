@@ -153,13 +153,19 @@ class Function:
         """Writes each checkpoint name on the op producing the named value,
         unique in the function: a later holder of a name (or of an argument
         label) gets `.1`, `.2`, ..., as remat-plan would give it, so that
-        the names in reports are the ones written here. Returns {report
+        the names in reports are the ones written here; a character other
+        than a letter, a digit or one of `_.-/` becomes `_` (`attn out` is
+        reported as `attn_out`). Returns {report
         name: checkpoint name} for every named value; `argument_views` gets
         the report names of named views of arguments (how an argument is
         named, convert.py)."""
         taken, report_names = set(), {}
 
-        def claim(base):
+        def claim(label):
+            # remat-plan's options list names between spaces, commas and
+            # semicolons: other characters become `_` in the report name.
+            base = "".join(c if c.isalnum() or c in "_.-/" else "_"
+                           for c in label) or "_"
             name, suffix = base, 0
             while name in taken:
                 suffix += 1
@@ -219,33 +225,43 @@ class Function:
         the other results of an op left untagged because one of its results
         is returned or named (a `lax.cond`'s residuals, beside its output).
         Such a result's readers in backward (and in ops that only run there:
-        tagged must_recompute) read a copy of its op instead, tagged
+        tagged must_recompute, and in such copies) read a copy of its op
+        instead, tagged
         must_recompute, so the plan replays what JAX replays (and a policy
         never has to save an unnamed value). A named result is left as it
         is: the policy saves it by name."""
         late = [op for op in self.ops
                 if id(op) in backward or "remat.must_recompute" in op.tags]
+        late_ids = {id(op) for op in late}
         read_late = {id(v) for op in late for v in op.operands}
-        ops = []
+        # A copy reads its operands late too, so an op is copied when a
+        # later copy reads one of its unnamed results (last op first).
+        copied = set()
+        for op in reversed(self.ops):
+            if id(op) not in late_ids and any(
+                    v.checkpoint is None and id(v) in read_late
+                    for v in op.results):
+                copied.add(id(op))
+                read_late.update(id(v) for v in op.operands)
+        ops, swap = [], {}
         for op in self.ops:
             ops.append(op)
-            if id(op) in backward or "remat.must_recompute" in op.tags or \
-                    not any(v.checkpoint is None and id(v) in read_late
-                            for v in op.results):
+            if id(op) not in copied:
                 continue
             results = [Val(v.shape, v.etype, named_shape=v.named_shape)
                        for v in op.results]
-            copy = Op(op.kind, list(op.operands), results, dict(op.props),
-                      op.origin, tags=["remat.must_recompute"],
+            copy = Op(op.kind, [swap.get(id(v), v) for v in op.operands],
+                      results, dict(op.props), op.origin,
+                      tags=["remat.must_recompute"],
                       tag_note="set by remat_jax: jax.checkpoint's backward "
                       "computes an unnamed function result again")
             for value in results:
                 value.producer = copy
             ops.append(copy)
-            swap = {id(v): c for v, c in zip(op.results, results)
-                    if v.checkpoint is None}
-            for reader in late:
-                reader.operands = [swap.get(id(v), v) for v in reader.operands]
+            swap.update((id(v), c) for v, c in zip(op.results, results)
+                        if v.checkpoint is None)
+        for reader in late:
+            reader.operands = [swap.get(id(v), v) for v in reader.operands]
         self.ops = ops
 
     def text(self):

@@ -32,7 +32,7 @@ import jax
 
 import remat
 from remat_jax.joint import JaxExport, export
-from remat_jax.trace import checkpoint_scan_body
+from remat_jax.trace import checkpoint_scan_body, keywords_last, leaf_spec
 
 # Decisions that keep a value away from the saved set although backward
 # reads it.
@@ -183,8 +183,8 @@ def expand_policy(text, exported):
     nothing unnamed; remat's would also save every unnamed value (remat
     names those `%N`), so it becomes `save_only_these_names` of the other
     checkpoint names. Raises ValueError for a name in such a policy that no
-    value has (remat-plan refuses unknown names in save_only_these_names
-    itself)."""
+    value has, TypeError for a policy that is not a string."""
+    _require_policy_string(text)
     if text is None or ":" not in text:
         return text
     head, _, listed = text.partition(":")
@@ -193,12 +193,23 @@ def expand_policy(text, exported):
         return text
     names = [name.strip() for name in listed.split(",")]
     known = sorted(set(exported.checkpoint_names.values()))
+    # An instance's report name (`h.1`) or an argument's label names one
+    # value; remat-plan takes those as they are.
+    values = set(exported.checkpoint_names) | set(exported.argument_labels)
+    for name in names:
+        if name in known or (head == "save_only_these_names" and
+                             name in values):
+            continue
+        hint = ""
+        if any("," in k for k in known):
+            hint = ("; a name with a comma cannot be written in a policy "
+                    "string")
+        raise ValueError(
+            f"checkpoint policy {text} names '{name}', but no value has that "
+            "checkpoint name; names: " + (", ".join(known) or "(none)") +
+            " (names inside lax.cond, lax.switch or lax.while_loop bodies "
+            "are not seen: such an op is planned as one op)" + hint)
     if head == "save_any_names_but_these":
-        for name in names:
-            if name not in known:
-                raise ValueError(f"checkpoint policy {text} names '{name}', but "
-                                 "no value has that checkpoint name; names: " +
-                                 (", ".join(known) or "(none)"))
         names = [name for name in known if name not in names]
         if not names:
             return "nothing_saveable"
@@ -206,6 +217,14 @@ def expand_policy(text, exported):
     for name in names:
         expanded += exported.instances(name) or [name]
     return "save_only_these_names:" + ",".join(expanded)
+
+
+def _require_policy_string(chosen):
+    if chosen is not None and not isinstance(chosen, str):
+        raise TypeError(
+            f"policy={chosen!r}: remat_jax takes a policy by its JAX name, as "
+            "a string (\"nothing_saveable\", \"save_only_these_names:a,b\", "
+            "\"save_any_names_but_these:a\"), not a policy function")
 
 
 def _refuse_unnamed_policy(chosen):
@@ -233,6 +252,7 @@ def plan(fn, *example_args, param_argnums=(0,), recompute_unnamed=True,
     `Plan.scan` gives the per-layer and total saved bytes; a
     `memory_budget` is then a budget for one iteration of the body (the
     planner's peak of the body's joint function), not for the whole step."""
+    _require_policy_string(options.get("policy"))
     if recompute_unnamed:
         _refuse_unnamed_policy(options.get("policy"))
     tied = set()
@@ -400,36 +420,43 @@ def checkpoint(fn, *, param_argnums=(0,), prevent_cse=None, scan=None,
     merging the recomputation with the forward pass; MaxText passes
     prevent_cse=not scan_layers).
 
-    The returned function has `plan(*args)`, the Plan it uses for those
-    arguments. Arguments may be tracers (inside jax.grad or jax.jit):
-    planning needs only their shapes and dtypes."""
+    The returned function has `plan(*args, **kwargs)`, the Plan it uses
+    for those arguments. Arguments may be tracers (inside jax.grad or
+    jax.jit) or Python scalars: planning needs only their shapes and dtypes.
+    Keyword arguments are arguments as in jax.checkpoint (traced, not
+    static), planned after the positional ones."""
     plans, bodies = {}, {}
 
-    def key_of(args):
-        leaves, tree = jax.tree_util.tree_flatten(args)
-        specs = [jax.ShapeDtypeStruct(x.shape, x.dtype) for x in leaves]
-        return (tree, tuple((s.shape, str(s.dtype)) for s in specs)), \
-            jax.tree_util.tree_unflatten(tree, specs)
+    def planned(args, kwargs):
+        """(key, fn with keywords last, arguments, their specs)."""
+        keywords = tuple(sorted(kwargs))
+        values = tuple(args) + tuple(kwargs[k] for k in keywords)
+        leaves, tree = jax.tree_util.tree_flatten(values)
+        specs = [leaf_spec(x, f"leaf {i}") for i, x in enumerate(leaves)]
+        key = (len(args), keywords, tree,
+               tuple((s.shape, str(s.dtype)) for s in specs))
+        return (key, keywords_last(fn, len(args), keywords), values,
+                jax.tree_util.tree_unflatten(tree, specs))
 
-    def plan_for(*args):
-        key, specs = key_of(args)
+    def plan_for(*args, **kwargs):
+        key, call, _, specs = planned(args, kwargs)
         if key not in plans:
-            plans[key] = plan(fn, *specs, param_argnums=param_argnums,
+            plans[key] = plan(call, *specs, param_argnums=param_argnums,
                               scan=scan, **options)
         return plans[key]
 
     @functools.wraps(fn)
-    def wrapped(*args):
-        chosen_plan = plan_for(*args)
+    def wrapped(*args, **kwargs):
+        chosen_plan = plan_for(*args, **kwargs)
         chosen = policy(chosen_plan)
+        key, call, values, specs = planned(args, kwargs)
         if chosen_plan.scan is None:
-            return jax.checkpoint(fn, policy=chosen, prevent_cse=(
-                True if prevent_cse is None else prevent_cse))(*args)
-        key, specs = key_of(args)
+            return jax.checkpoint(call, policy=chosen, prevent_cse=(
+                True if prevent_cse is None else prevent_cse))(*values)
         if key not in bodies:
-            bodies[key] = checkpoint_scan_body(fn, specs, chosen,
+            bodies[key] = checkpoint_scan_body(call, specs, chosen,
                                                bool(prevent_cse))
-        return bodies[key](*args)
+        return bodies[key](*values)
 
     wrapped.plan = plan_for
     return wrapped

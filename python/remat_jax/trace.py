@@ -90,7 +90,9 @@ def _rewrite_param(value):
         return _rewrite_jaxpr(value)
     if isinstance(value, tuple) and any(
             isinstance(v, (jax_core.ClosedJaxpr, jax_core.Jaxpr)) for v in value):
-        return tuple(_rewrite_param(v) for v in value)
+        items = [_rewrite_param(v) for v in value]
+        # A named tuple (custom_linear_solve's `jaxprs`) keeps its type.
+        return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
     return value
 
 
@@ -116,7 +118,9 @@ class TracedJoint:
     results: List[Result]
 
 
-def _leaf_spec(leaf, label):
+def leaf_spec(leaf, label):
+    """The jax.ShapeDtypeStruct of an argument leaf (an array, a
+    ShapeDtypeStruct or a Python scalar); ExportError otherwise."""
     if isinstance(leaf, jax.ShapeDtypeStruct):
         return leaf
     if not hasattr(leaf, "shape") or not hasattr(leaf, "dtype"):
@@ -127,6 +131,24 @@ def _leaf_spec(leaf, label):
                               "not an array: pass arrays (or "
                               "jax.ShapeDtypeStruct) as example arguments")
     return jax.ShapeDtypeStruct(np.shape(leaf), leaf.dtype)
+
+
+def keywords_last(fn, count, keywords):
+    """`fn` called as `fn(*args, **dict(zip(keywords, rest)))` on
+    `*args, *rest` (`count` positional arguments first): keyword arguments
+    passed by position, for what plans positional arguments only. Its
+    signature names them, so labels stay the parameters' names."""
+    if not keywords:
+        return fn
+
+    def call(*values):
+        return fn(*values[:count], **dict(zip(keywords, values[count:])))
+
+    call.__name__ = getattr(fn, "__name__", "fn")
+    call.__signature__ = inspect.Signature(
+        [inspect.Parameter(name, inspect.Parameter.POSITIONAL_ONLY)
+         for name in _argument_names(fn, count) + list(keywords)])
+    return call
 
 
 def _argument_names(fn, count):
@@ -166,7 +188,7 @@ def _flatten_arguments(fn, example_args, param_argnums):
         role = "param" if position in param_argnums else "input"
         for path, leaf in leaves:
             label = _label(root, path)
-            specs.append(_leaf_spec(leaf, label))
+            specs.append(leaf_spec(leaf, label))
             arguments.append(Argument(label, role))
 
     def call(*primal_leaves):

@@ -280,6 +280,90 @@ def check_result_read_by_backward():
     return None
 
 
+def _jax_recomputes(fn, policy, args):
+    """The primitives jax.checkpoint's backward evaluates (its recomputation
+    and the derivatives), from the jaxpr of the vjp."""
+    wrapped = jax.checkpoint(fn, policy=policy)
+    outputs = jax.eval_shape(fn, *args)
+    closed = jax.make_jaxpr(lambda *a: jax.vjp(wrapped, *a)[1](
+        jnp.ones(outputs.shape, outputs.dtype)))(*args)
+    return {e.primitive.name for eqn in closed.eqns if "jaxpr" in eqn.params
+            for e in eqn.params["jaxpr"].eqns}
+
+
+def check_name_on_a_value_its_derivative_reads():
+    """checkpoint_name makes a value of its own: tanh's derivative reads
+    tanh's unnamed result, which a name policy does not save, so JAX
+    recomputes the matmul and the tanh although `act` is saved. remat's
+    plan replays them too (it put the name on the tanh and predicted no
+    recomputation before)."""
+    def fn(params, x):
+        act = checkpoint_name(jnp.tanh(x @ params["w"]), "act")
+        return act @ params["w"].T
+    params = {"w": jnp.ones((8, 8)) / 8}
+    args = (params, jnp.ones((4, 8)))
+    plan = remat_jax.plan(fn, *args, policy="save_only_these_names:act")
+    policy = remat_jax.policy(plan)
+    replayed = sorted(v["op"] for v in plan.report.values
+                      if v["decision"] == "recompute" or
+                      "replayed only to recompute" in v["reason"])
+    jax_ops = _jax_recomputes(fn, policy, args)
+    if not {"tanh", "dot_general"} <= jax_ops:
+        return f"named tanh: JAX's backward runs only {sorted(jax_ops)}"
+    if not {"remat.tanh", "remat.matmul"} <= set(replayed):
+        return f"named tanh: remat replays only {replayed}, JAX {sorted(jax_ops)}"
+    if jax_residuals(fn, policy, args) != remat_residuals(plan):
+        return "named tanh: JAX's residuals differ from the plan's"
+    print(f"named tanh: saves {', '.join(plan.saved_names())}; replays "
+          f"{', '.join(replayed)} as JAX does; JAX's residuals match")
+    return None
+
+
+def check_user_errors_and_odd_calls():
+    """Calls JAX accepts that remat_jax got wrong: a result also read by a
+    forward op whose derivative reads it (the copies backward reads must
+    read each other, or the plan saves an unnamed value and policy()
+    refuses it), jnp.linalg.solve (custom_linear_solve's named tuple of
+    jaxprs), remat_jax.checkpoint with a Python scalar and a keyword
+    argument, a checkpoint name with a space under `budget`; and clear
+    errors for a policy function and an unknown name."""
+    w, x = jnp.ones((8, 8)) / 8, jnp.ones((4, 8))
+
+    def statistic(w, x):
+        h = jnp.tanh(checkpoint_name(x @ w, "z"))
+        return h, h.max()
+    plan = remat_jax.plan(statistic, w, x)
+    try:
+        remat_jax.policy(plan)
+    except remat_jax.PolicyError as error:
+        return f"result and statistic: {error}"
+    solved = remat_jax.plan(lambda w, a: jnp.linalg.solve(a, w).sum(),
+                            jnp.ones((4, 2)), jnp.eye(4) * 2.0)
+
+    def scaled(w, x, t, *, scale=1.0):
+        return jnp.tanh(checkpoint_name(x @ w / t, "attn out") @ w * scale)
+    loss = lambda fn: lambda w, x: jnp.sum(fn(w, x, 0.5, scale=2.0) ** 2)
+    got = jax.grad(loss(remat_jax.checkpoint(scaled)))(w, x)
+    if not np.array_equal(got, jax.grad(loss(scaled))(w, x)):
+        return "checkpoint with a scalar and a keyword: gradients differ"
+    spaced = remat_jax.plan(scaled, w, x, 0.5, strategy="budget",
+                            memory_budget=0.9)
+    print(f"odd calls: result and statistic saves "
+          f"{', '.join(plan.saved_names()) or 'nothing'}; solve plans "
+          f"{len(solved.report.values)} values; checkpoint(scalar, "
+          f"scale=2.0) gradients equal; 'attn out' reported as "
+          f"{', '.join(spaced.export.instances('attn out'))}, budget "
+          f"policy {remat_jax.policy(spaced)}")
+    for policy in (jax.checkpoint_policies.nothing_saveable,
+                   "save_only_these_names:nope"):
+        try:
+            remat_jax.plan(scaled, w, x, 0.5, policy=policy)
+            return f"policy {policy!r} was accepted"
+        except (TypeError, ValueError) as error:
+            print(f"policy error: {type(error).__name__}: {error}")
+    return None
+
+
 def check_complex():
     """Rotary embeddings in complex arithmetic (lax.complex, a complex
     product, .real/.imag) are planned in opaque ops (the export refused
@@ -378,6 +462,8 @@ def main():
     problems.append(check_budget_at_policy_peak())
     problems.append(check_tied_name_note())
     problems.append(check_result_read_by_backward())
+    problems.append(check_name_on_a_value_its_derivative_reads())
+    problems.append(check_user_errors_and_odd_calls())
     problems.append(check_complex())
     problems.append(check_random_and_cond())
     problems = [p for p in problems if p]
