@@ -7,13 +7,19 @@
 - `Report`: the JSON report, read.
 - `PlanError`: the planner's refusal, with its message (and the smallest
   reachable peak for an infeasible budget).
+- `check_options(**options)`: the planner's verdict on options, without a
+  graph (ValueError, or a `PlanWarning` for an option it ignores).
+- `fingerprint(*packages)`: a digest of the planner's code (the extension
+  and the Python sources), for caches of plans.
 
 Frontends (`remat_torch`, `remat_jax`) build the `.mlir` text of a
 joint graph and read the report; they import this package, never the
 reverse. See docs/Python.md.
 """
 
-from remat.planner import PlanError, option_string, plan, plan_text
+from remat.planner import (PlanError, PlanWarning, check_options, fingerprint,
+                           option_string, plan, plan_text)
 from remat.report import Report
 
-__all__ = ["PlanError", "Report", "option_string", "plan", "plan_text"]
+__all__ = ["PlanError", "PlanWarning", "Report", "check_options",
+           "fingerprint", "option_string", "plan", "plan_text"]

@@ -6,8 +6,12 @@ as `remat-opt -remat-plan="..." -remat-report=format=json`, through the
 of remat-plan's options with `_` for `-`, and the same value syntax.
 """
 
+import functools
+import hashlib
 import json
+import os
 import re
+import warnings
 
 from remat import _native
 from remat.report import Report
@@ -126,14 +130,81 @@ def _module():
     return _extension
 
 
+@functools.lru_cache(maxsize=None)
+def fingerprint(*packages):
+    """A digest of the planner this process runs: the `_remat` extension's
+    bytes and the Python sources of this package and of each of `packages`
+    (modules: a frontend passes its own). What a cache of plans must key on,
+    so that no plan outlives the code that made it."""
+    digest = hashlib.sha256()
+    with open(_module().__file__, "rb") as extension:
+        digest.update(extension.read())
+    for package in (__import__("remat"),) + packages:
+        directory = os.path.dirname(os.path.abspath(package.__file__))
+        for name in sorted(os.listdir(directory)):
+            if name.endswith(".py"):
+                with open(os.path.join(directory, name), "rb") as source:
+                    digest.update(name.encode() + b"\0" + source.read())
+    return digest.hexdigest()
+
+
+class PlanWarning(UserWarning):
+    """A warning of the planner's (an option that has no effect with the
+    strategy, a budget spelling whose meaning changed), as remat-opt prints
+    it."""
+
+
+_INPUT_LOCATION = re.compile(r"^<remat input>:\d+:\d+: ")
+# What remat-plan says of a module without a joint function, once it has
+# read the options: check_options plans an empty module to read them.
+_NO_JOINT_FUNCTION = "remat-plan: no function is marked as a joint training graph"
+
+
+def _diagnostics(text, severity):
+    """The messages of `text`'s diagnostics of `severity` ("error",
+    "warning"), without the location in the planner's input text."""
+    prefix = severity + ": "
+    found = []
+    for line in text.splitlines():
+        line = _INPUT_LOCATION.sub("", line)
+        if line.startswith(prefix):
+            found.append(line[len(prefix):])
+    return found
+
+
+def _warn(diagnostics):
+    for message in _diagnostics(diagnostics, "warning"):
+        warnings.warn(message, PlanWarning, stacklevel=4)
+
+
+def check_options(**options):
+    """Raises TypeError/ValueError for options remat-plan would refuse (an
+    unknown target or policy, a malformed budget, `budget` without one, ...)
+    and issues a PlanWarning for each it would warn of, before any graph:
+    the planner reads them on an empty module."""
+    ok, _, diagnostics, _ = _module().plan("module {}", option_string(**options),
+                                           "json")
+    found = _diagnostics(diagnostics, "error")
+    errors = [e for e in found if not e.startswith(_NO_JOINT_FUNCTION)]
+    if errors:
+        raise ValueError("; ".join(errors) + " (options as remat-plan spells "
+                         "them; in Python, _ for -)")
+    if ok or not found:
+        raise RuntimeError("remat-plan did not say whether it read the "
+                           f"options: {diagnostics.strip() or 'no diagnostic'}")
+    _warn(diagnostics)
+
+
 def plan_text(mlir_text, report_format="json", **options):
     """The report as text (`json` or `text`), exactly as remat-report writes
-    it, and the seconds spent parsing, planning and reporting."""
+    it, and the seconds spent parsing, planning and reporting. The planner's
+    warnings are issued as PlanWarning."""
     ok, report, diagnostics, timing = _module().plan(
         mlir_text, option_string(**options), report_format)
     if not ok:
         raise PlanError(diagnostics.strip() or "remat-plan failed without a "
                         "diagnostic")
+    _warn(diagnostics)
     return report, dict(timing)
 
 

@@ -29,6 +29,17 @@ class Report:
             data = data[0]
         return cls(data, text=text)
 
+    @classmethod
+    def load_all(cls, path):
+        """Every report in `path`: a list of one for a JSON object, of each
+        element for an array (a module of several joint functions, or a
+        torch.compile backend that planned several graphs)."""
+        import json
+
+        with open(path) as f:
+            data = json.load(f)
+        return [cls(d) for d in (data if isinstance(data, list) else [data])]
+
     def __getattr__(self, key):
         data = self.__dict__.get("data", {})
         if key in data:

@@ -13,7 +13,7 @@ ATen code (`compiler="eager"`). Options are `remat_torch.partition`'s.
 
 import functools
 import hashlib
-import inspect
+import json
 
 import torch
 
@@ -29,13 +29,43 @@ def _eager_compiler(gm, _example_inputs):
 
 
 def _options_key(options):
-    """What Inductor's caches key remat's partitioner on: this module's and
-    the partitioner's source, and the options."""
-    digest = hashlib.sha256()
-    for module in (partition_module, inspect.getmodule(_options_key)):
-        digest.update(inspect.getsource(module).encode())
+    """What Inductor's caches key remat's partitioner on: remat's code (the
+    planner and every module of remat and remat_torch) and the options."""
+    import remat
+    import remat_torch
+
+    digest = hashlib.sha256(remat.fingerprint(remat_torch).encode())
     digest.update(repr(sorted(options.items(), key=str)).encode())
     return digest.hexdigest()
+
+
+def _side_effects(options):
+    """Whether a partition does more than return the split graphs: a
+    callback called (the report writer is one). AOTAutograd's on-disk cache
+    would return the graphs of an earlier process without calling the
+    partitioner."""
+    return options.get("on_plan") is not None
+
+
+def _report_writer(path, then):
+    """An `on_plan` that writes the report of every graph the backend plans
+    (graph breaks and recompilations make several) to `path`, as remat-report
+    writes a module: one JSON object for one graph, an array of them in
+    planning order for several; then calls `then`, the user's on_plan."""
+    reports = []
+
+    def on_plan(info):
+        if info.report is not None:
+            reports.append(info.report)
+            with open(path, "w") as f:
+                if len(reports) == 1:
+                    f.write(reports[0].text)
+                else:
+                    f.write(json.dumps([r.data for r in reports], indent=2) + "\n")
+        if then is not None:
+            then(info)
+
+    return on_plan
 
 
 def _inductor_partitioner(options):
@@ -63,7 +93,15 @@ def _inductor_partitioner(options):
 def backend(compiler="inductor", **options):
     """A `torch.compile` backend; `options` are those of
     `remat_torch.partition` (strategy, memory_budget, target, policy,
-    allow_inexact_derivation, report, strict, on_infeasible, on_plan)."""
+    allow_inexact_derivation, report, strict, on_infeasible, on_plan).
+
+    `report=PATH` gets the report of every graph the backend plans: one JSON
+    object, or an array when graph breaks or recompilations make several
+    (`remat.Report.load_all` reads them all).
+
+    With Inductor, AOTAutograd's on-disk cache keys the partition on
+    remat's code and the options; with `report` or `on_plan` it is off for
+    the compile, since a cached graph is returned without partitioning."""
     if int(torch.__version__.split(".")[0]) < 2:
         raise RuntimeError("remat_torch.backend needs PyTorch 2.x (this is "
                            f"{torch.__version__}); on 1.13 pass "
@@ -74,6 +112,9 @@ def backend(compiler="inductor", **options):
                          f"{', '.join(COMPILERS)}")
     # Fail on a bad option now, not at the first call of the model.
     partition_module.check_options(**options)
+    report = options.pop("report", None)
+    if report is not None:
+        options["on_plan"] = _report_writer(report, options.get("on_plan"))
     if compiler == "eager":
         from torch._dynamo.backends.common import aot_autograd
 
@@ -83,10 +124,14 @@ def backend(compiler="inductor", **options):
                                            **options))
 
     def compile_with_inductor(gm, example_inputs):
+        from torch._functorch import config as functorch_config
         from torch._inductor import config
         from torch._inductor.compile_fx import compile_fx
 
-        with config.patch(custom_partitioner_fn=_inductor_partitioner(options)):
+        cache = not _side_effects(options)
+        with config.patch(custom_partitioner_fn=_inductor_partitioner(options)), \
+                functorch_config.patch(enable_autograd_cache=cache and
+                                       functorch_config.enable_autograd_cache):
             return compile_fx(gm, example_inputs)
 
     return compile_with_inductor

@@ -197,8 +197,10 @@ def graph_to_mlir(joint: torch.fx.GraphModule, *, function_name="joint",
             raise ExportError(f"{where} has unknown output shapes (no "
                               "tensor_meta/val metadata, or a size that "
                               "depends on data); remat needs static shapes "
-                              "or size hints: trace with concrete example "
-                              "inputs")
+                              "or size hints, which a size that depends on "
+                              "the data (nonzero's, a boolean mask index's) "
+                              "does not have; when exporting, trace with "
+                              "concrete example inputs")
         results = meta if isinstance(meta, list) else [meta]
         if any(r is not None and r[1] not in DTYPES for r in results):
             raise ExportError(f"{where}: result dtype has no remat equivalent")

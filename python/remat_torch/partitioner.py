@@ -62,6 +62,7 @@ PyTorch 1.13 has no way to do that.
 import inspect
 import math
 import operator
+import os
 import time
 import warnings
 from dataclasses import dataclass, field
@@ -643,14 +644,32 @@ def _is_training_batch_norm(node):
         len(node.args) >= 8 and node.args[5] is True
 
 
+def _unread_running_stats(graph):
+    """A training-mode `native_batch_norm_backward` computes from the batch
+    statistics its forward saved and ignores its running_mean/running_var
+    operands (ATen's kernels read them in eval mode only), so they become
+    None. Otherwise the backward reads the updated running statistics:
+    available where they are forward outputs (a BatchNorm module's buffers),
+    but not where they are not (InstanceNorm with track_running_stats, a
+    BatchNorm applied twice), and a replayed batch norm had no such
+    results (the partition fell back to PyTorch's)."""
+    for node in graph.nodes:
+        if node.op == "call_function" and \
+                str(node.target) == "aten.native_batch_norm_backward.default" \
+                and len(node.args) >= 8 and node.args[7] is True:
+            node.args = node.args[:3] + (None, None) + node.args[5:]
+
+
 def _batch_norm_without_running_stats(saved):
     """A training batch norm the backward replays becomes
     `_native_batch_norm_legit.no_stats` (the same kernel, bit for bit,
     without the running statistics), so the backward reads no input the
-    forward updates in place. Returns the new nodes."""
+    forward updates in place. Returns the new nodes. Last first: a later
+    replayed batch norm of the same module reads the earlier one's updated
+    statistics (results 3 and 4), and once it is replaced nothing does."""
     graph = saved.bw_graph
     replacements = set()
-    for node in list(graph.nodes):
+    for node in reversed(list(graph.nodes)):
         if not _is_training_batch_norm(node):
             continue
         x, weight, bias = node.args[:3]
@@ -717,7 +736,8 @@ def partition(joint_module, _joint_inputs=None, compiler=None, *,
                "exchange_rate": exchange_rate,
                "budget_search_effort": budget_search_effort}
     check_options(on_infeasible=on_infeasible, random_ops=random_ops,
-                  workspace=workspace, op_times=op_times, **options)
+                  workspace=workspace, op_times=op_times, report=report,
+                  on_plan=on_plan, **options)
     # The backward realises remat's decisions (what is saved, derived or
     # replayed once before its first reader) in the graph's order, not a
     # recorded schedule: a `budget` plan that only a schedule expresses (a
@@ -789,6 +809,16 @@ def check_options(**options):
         raise ValueError("op_times: expected None, 'profile' or a dict of "
                          "FX node name -> microseconds (a finite number >= 0), "
                          f"got {op_times!r}")
+    report = options.get("report")
+    if report is not None:
+        folder = os.path.dirname(os.fspath(report)) or "."
+        if not os.path.isdir(folder):
+            raise ValueError(f"report: {report}: the folder {folder} does not "
+                             "exist")
+    on_plan = options.get("on_plan")
+    if on_plan is not None and not callable(on_plan):
+        raise TypeError("on_plan: expected a callable that takes a "
+                        f"PartitionInfo, got {type(on_plan).__name__}")
     random_ops = options.get("random_ops", "save")
     if random_ops not in ("save", "replay"):
         raise ValueError("random_ops: expected 'save' or 'replay', got "
@@ -796,7 +826,7 @@ def check_options(**options):
     if random_ops == "replay" and _rng_functionalization() is None:
         raise ValueError("random_ops='replay' needs PyTorch 2.x's RNG "
                          f"functionalization; this is PyTorch {torch.__version__}")
-    remat.option_string(**{k: v for k, v in options.items()
+    remat.check_options(**{k: v for k, v in options.items()
                            if k in _PLANNER_OPTIONS})
 
 
@@ -835,6 +865,7 @@ def _partition(joint_module, joint_inputs, options, num_fwd_outputs,
             raise _Unsupported(f"node '{node.name}' is a {node.op}")
         if node.op == "call_function" and not callable(node.target):
             raise _Unsupported(f"node '{node.name}' calls {node.target!r}")
+    _unread_running_stats(joint_module.graph)
     # PyTorch's partitioners also run common-subexpression elimination
     # here; remat plans the graph as traced (a duplicate op is planned like
     # any other), which saves its cost.

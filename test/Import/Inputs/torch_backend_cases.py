@@ -19,13 +19,20 @@
   which gets no RNG state): saved, with no fallback, in both random_ops
   modes; the region's other ops recomputed, their reasons naming the
   region.
+- Batch norms whose updated running statistics are not forward outputs
+  (InstanceNorm2d with track_running_stats, one BatchNorm applied twice),
+  under save-all, min-cut and recompute-all: no fallback, loss, gradients
+  and running statistics bitwise equal to PyTorch's partition.
+- `report=PATH` with a graph break: both graphs' reports in the file.
 
 Prints one line per case and `backend cases: PASS` when all pass.
 """
 
 import copy
 import functools
+import os
 import sys
+import tempfile
 import warnings
 
 import torch
@@ -33,6 +40,7 @@ from torch._dynamo.backends.common import aot_autograd
 from torch._functorch.aot_autograd import make_boxed_func
 from torch._functorch.partitioners import min_cut_rematerialization_partition
 
+import remat
 import remat_torch
 from remat_torch.fxmeta import is_symbolic
 from remat_torch.models import MODELS
@@ -289,6 +297,84 @@ def random_op_in_region_case(reference_eager):
               "to PyTorch's partition")
 
 
+class _Siamese(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.encoder = torch.nn.Sequential(
+            torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.BatchNorm2d(8),
+            torch.nn.ReLU())
+
+    def forward(self, a, b):
+        return (self.encoder(a) - self.encoder(b)).pow(2).mean()
+
+
+class _InstanceNorm(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(4, 4, 1)
+        self.norm = torch.nn.InstanceNorm2d(4, affine=True,
+                                            track_running_stats=True)
+
+    def forward(self, x):
+        return self.norm(self.conv(x)).pow(2).mean()
+
+
+def running_stats_case(reference_eager):
+    torch.manual_seed(0)
+    cases = {"instance norm": (_InstanceNorm(), [torch.randn(2, 4, 5, 5)]),
+             "batch norm applied twice": (_Siamese(), [torch.randn(2, 3, 8, 8),
+                                                      torch.randn(2, 3, 8, 8)])}
+    for label, (module, inputs) in cases.items():
+        for strategy in ("save-all", "min-cut", "recompute-all"):
+            models, results, infos = [], [], []
+            for backend in (reference_eager, remat_torch.backend(
+                    compiler="eager", strategy=strategy,
+                    on_plan=infos.append)):
+                torch._dynamo.reset()
+                models.append(copy.deepcopy(module))
+                with warnings.catch_warnings():
+                    warnings.simplefilter("error")  # no fallback
+                    results.append(step(torch.compile(models[-1],
+                                                      backend=backend), inputs))
+            buffers = all(torch.equal(a, b) for a, b in zip(
+                models[0].buffers(), models[1].buffers()))
+            check(len(infos) == 1 and infos[0].fallback_reason is None and
+                  same(results[0], results[1]) and buffers,
+                  f"{label}, {strategy}: no fallback, loss, gradients and "
+                  f"running statistics bitwise equal to PyTorch's partition "
+                  f"({len(infos[0].recomputed) if infos else '?'} recomputed)")
+
+
+class _Broken(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.first = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.GELU())
+        self.second = torch.nn.Sequential(torch.nn.Linear(16, 8), torch.nn.Tanh())
+
+    def forward(self, x):
+        x = self.first(x)
+        torch._dynamo.graph_break()
+        return self.second(x).sum()
+
+
+def report_of_every_graph_case():
+    torch._dynamo.reset()
+    with tempfile.TemporaryDirectory() as scratch:
+        path = os.path.join(scratch, "plan.json")
+        infos = []
+        compiled = torch.compile(_Broken(), backend=remat_torch.backend(
+            compiler="eager", report=path, on_plan=infos.append))
+        step(compiled, [torch.randn(4, 8)])
+        reports = remat.Report.load_all(path)
+        first = remat.Report.load(path)
+    check(len(infos) == 2 and len(reports) == 2 and
+          [len(r.values) for r in reports] ==
+          [len(i.report.values) for i in infos] and
+          first.values == reports[0].values,
+          f"report with a graph break: {len(reports)} reports in the file "
+          f"for {len(infos)} graphs planned")
+
+
 def main():
     print(f"PyTorch {torch.__version__}")
     reference_eager = aot_autograd(fw_compiler=nop, bw_compiler=nop,
@@ -344,12 +430,23 @@ def main():
 
     higher_order_cases(reference_eager)
     random_op_in_region_case(reference_eager)
+    running_stats_case(reference_eager)
+    report_of_every_graph_case()
 
-    try:
-        remat_torch.backend(strategy="fastest")
-        check(False, "bad option raises when the backend is made")
-    except ValueError as error:
-        check(True, f"bad option raises when the backend is made: {error}")
+    for bad in ({"strategy": "fastest"}, {"strategy": "budget"},
+                {"target": "gpu"}):
+        try:
+            remat_torch.backend(**bad)
+            check(False, f"bad option {bad} raises when the backend is made")
+        except ValueError as error:
+            check(True, f"bad option {bad} raises when the backend is made: "
+                  f"{error}")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        remat_torch.backend(strategy="min-cut", memory_budget=0.5)
+    check([w.category for w in caught] == [remat.PlanWarning] and
+          "has no effect" in str(caught[0].message),
+          f"an option the planner ignores warns: {[str(w.message) for w in caught]}")
     print("backend cases: " + ("PASS" if not failures else
                                f"FAIL ({len(failures)})"))
     return 1 if failures else 0

@@ -499,7 +499,13 @@ def budget_case():
     for bad in ({"strategy": "fastest"}, {"memory_budget": 1.5},
                 {"budget": 0.5}, {"on_infeasible": "ignore"},
                 {"random_ops": "sometimes"}, {"budget_search_effort": 0},
-                {"budget_search_effort": "4"}, {"decision_groups": "a,b"}):
+                {"budget_search_effort": "4"}, {"decision_groups": "a,b"},
+                # What only the planner reads (a fallback to PyTorch's
+                # partition at the first step before remat.check_options).
+                {"strategy": "budget"}, {"target": "gpu"},
+                {"policy": "dot_saveable"}, {"exchange_rate": -1},
+                {"strategy": "budget", "memory_budget": "512MBx"},
+                {"report": "/nonexistent-folder/plan.json"}, {"on_plan": 3}):
         # check_options (what torch.compile's backend calls) refuses what
         # partition refuses.
         for call in (functools.partial(partition, None, None), check_options):
