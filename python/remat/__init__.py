@@ -9,7 +9,7 @@
   reachable peak for an infeasible budget).
 - `check_options(**options)`: the planner's verdict on options, without a
   graph (ValueError, or a `PlanWarning` for an option it ignores).
-- `fingerprint(*packages)`: a digest of the planner's code (the extension
+- `fingerprint(*modules)`: a digest of the planner's code (the extension
   and the Python sources), for caches of plans.
 
 Frontends (`remat_torch`, `remat_jax`) build the `.mlir` text of a

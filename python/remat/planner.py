@@ -131,16 +131,17 @@ def _module():
 
 
 @functools.lru_cache(maxsize=None)
-def fingerprint(*packages):
+def fingerprint(*modules):
     """A digest of the planner this process runs: the `_remat` extension's
-    bytes and the Python sources of this package and of each of `packages`
-    (modules: a frontend passes its own). What a cache of plans must key on,
-    so that no plan outlives the code that made it."""
+    bytes and the Python sources of this package and of the package of each
+    of `modules` (a frontend passes one of its own). What a cache of plans
+    must key on, so that no plan outlives the code that made it."""
     digest = hashlib.sha256()
     with open(_module().__file__, "rb") as extension:
         digest.update(extension.read())
-    for package in (__import__("remat"),) + packages:
-        directory = os.path.dirname(os.path.abspath(package.__file__))
+    directories = [os.path.dirname(os.path.abspath(__file__))] + [
+        os.path.dirname(os.path.abspath(m.__file__)) for m in modules]
+    for directory in directories:
         for name in sorted(os.listdir(directory)):
             if name.endswith(".py"):
                 with open(os.path.join(directory, name), "rb") as source:

@@ -155,10 +155,9 @@ class Function:
         label) gets `.1`, `.2`, ..., as remat-plan would give it, so that
         the names in reports are the ones written here; a character other
         than a letter, a digit or one of `_.-/` becomes `_` (`attn out` is
-        reported as `attn_out`). Returns {report
-        name: checkpoint name} for every named value; `argument_views` gets
-        the report names of named views of arguments (how an argument is
-        named, convert.py)."""
+        reported as `attn_out`). Returns {report name: checkpoint name} for
+        every named value; `argument_views` gets the report names of named
+        views of arguments (how an argument is named, convert.py)."""
         taken, report_names = set(), {}
 
         def claim(label):
@@ -226,10 +225,9 @@ class Function:
         is returned or named (a `lax.cond`'s residuals, beside its output).
         Such a result's readers in backward (and in ops that only run there:
         tagged must_recompute, and in such copies) read a copy of its op
-        instead, tagged
-        must_recompute, so the plan replays what JAX replays (and a policy
-        never has to save an unnamed value). A named result is left as it
-        is: the policy saves it by name."""
+        instead, tagged must_recompute, so the plan replays what JAX
+        replays (and a policy never has to save an unnamed value). A named
+        result is left as it is: the policy saves it by name."""
         late = [op for op in self.ops
                 if id(op) in backward or "remat.must_recompute" in op.tags]
         late_ids = {id(op) for op in late}

@@ -17,6 +17,7 @@ import json
 
 import torch
 
+import remat
 from remat_torch import partitioner as partition_module
 
 COMPILERS = ("inductor", "eager")
@@ -31,10 +32,7 @@ def _eager_compiler(gm, _example_inputs):
 def _options_key(options):
     """What Inductor's caches key remat's partitioner on: remat's code (the
     planner and every module of remat and remat_torch) and the options."""
-    import remat
-    import remat_torch
-
-    digest = hashlib.sha256(remat.fingerprint(remat_torch).encode())
+    digest = hashlib.sha256(remat.fingerprint(partition_module).encode())
     digest.update(repr(sorted(options.items(), key=str)).encode())
     return digest.hexdigest()
 
