@@ -336,6 +336,9 @@ private:
   void appendSaveReason(ValueId value) {
     if (constraints_.isOutput[value]) {
       out_ += "saved: it is a function result, live until the end anyway";
+      if (constraints_.user[value] == UserChoice::MustRecompute)
+        out_ += " (its must_recompute tag cannot apply: a result is never "
+                "freed before backward)";
       return;
     }
     OpId producer = producerOf(value);

@@ -266,6 +266,12 @@ private:
       return error("a report has no \"function\" string; is this a "
                    "remat-report JSON file?");
     facts.name = name->str();
+    // Functions are matched by name: a second entry would never be compared.
+    for (const FunctionFacts &earlier : functions)
+      if (earlier.name == facts.name)
+        return error("function '" + facts.name +
+                     "' has two reports; a module's report has one per "
+                     "function (diff the reports one file each)");
     auto where = [&](StringRef field) {
       return "function '" + facts.name + "': field \"" + field.str() + "\"";
     };
@@ -280,6 +286,9 @@ private:
       std::optional<double> number = object->getNumber(field);
       if (!number)
         return error(where(field) + " is missing or not a number");
+      if (!(*number >= 0) || !std::isfinite(*number))
+        return error(where(field) + " is " + numberText(*number) +
+                     ": expected a finite number, not negative");
       *slot = *number;
     }
     if (const llvm::json::Value *total = object->get("total_peak_bytes");
@@ -287,6 +296,9 @@ private:
       std::optional<double> number = total->getAsNumber();
       if (!number)
         return error(where("total_peak_bytes") + " is not a number");
+      if (!(*number >= 0) || !std::isfinite(*number))
+        return error(where("total_peak_bytes") + " is " + numberText(*number) +
+                     ": expected a finite number, not negative");
       facts.totalPeak = *number;
     }
     for (const char *field : kSettingFields) {

@@ -308,6 +308,15 @@ void RematPlanPass::reportNoJointFunction(ModuleOp module) {
   // Point at the most likely culprit: a forward-form function, or one whose
   // arguments carry roles but which lacks the graph marker.
   for (auto func : module.getOps<FunctionOpInterface>()) {
+    if (auto stage = func->getAttrOfType<StringAttr>(
+            RematDialect::StageAttrHelper::getNameStr())) {
+      func->emitError() << "remat-plan: '" << func.getName() << "' is the "
+                        << stage.getValue()
+                        << " half of a partitioned joint function (what "
+                           "remat-partition writes); plan the joint "
+                           "function before partitioning it";
+      return;
+    }
     auto graph = func->getAttrOfType<StringAttr>(
         RematDialect::GraphAttrHelper::getNameStr());
     if (graph) {

@@ -24,6 +24,19 @@ func.func @unmarked(%x: tensor<4xf32> {remat.role = "input"},
 
 // -----
 
+// A module remat-partition wrote (plan -> partition -> plan): the halves are
+// named as such (the message pointed at the first function and advised
+// marking the forward half joint before).
+// expected-error @+1 {{remat-plan: 'f_forward' is the forward half of a partitioned joint function (what remat-partition writes); plan the joint function before partitioning it}}
+func.func @f_forward(%x: tensor<4xf32> {remat.role = "input"})
+    -> (tensor<4xf32> {remat.role = "output"}, tensor<4xf32>)
+    attributes {remat.saved_values = ["%0"], remat.stage = "forward"} {
+  %y = remat.exp %x : tensor<4xf32>
+  return %y, %y : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
 func.func @unknown_op(%x: tensor<4xf32> {remat.role = "input"},
                       %dy: tensor<4xf32> {remat.role = "tangent"})
     -> (tensor<4xf32> {remat.role = "output"},

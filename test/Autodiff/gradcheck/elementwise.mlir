@@ -5,6 +5,13 @@
 // RUN: not remat-gradcheck %s -function=mul -scale-gradients=1.05 | FileCheck %s --check-prefix=WRONG
 // WRONG: grad of argument #0 {{.*}}: FAIL
 // WRONG: @mul: FAIL
+// A step of 0 or below, or a negative tolerance, is refused (eps=0 passed
+// every check with NaN differences before):
+// RUN: not remat-gradcheck %s -function=mul -eps=0 -scale-gradients=100 2>&1 | FileCheck %s --check-prefix=EPS
+// RUN: not remat-gradcheck %s -function=mul -eps=-1 2>&1 | FileCheck %s --check-prefix=EPS
+// EPS: remat-gradcheck: eps={{.*}}: the finite-difference step must be a positive number
+// RUN: not remat-gradcheck %s -function=mul -rtol=-1 2>&1 | FileCheck %s --check-prefix=RTOL
+// RTOL: remat-gradcheck: rtol and rounding-ulps must be non-negative numbers
 
 // CHECK: @add: PASS
 func.func @add(

@@ -464,6 +464,14 @@ func.func @decision_count(%a: tensor<8xf32>) -> tensor<8xf32> {
 
 // -----
 
+// expected-error @+1 {{result #0 is the gradient of argument #0 but has type 'tensor<4xf32>'; a gradient has its argument's type, 'tensor<3xf32>'}}
+func.func @grad_of_other_type(%a: tensor<3xf32> {remat.role = "input"}, %t: tensor<4xf32> {remat.role = "tangent"})
+    -> (tensor<4xf32> {remat.role = "grad", remat.grad_of = 0}) attributes {remat.graph = "joint"} {
+  return %t : tensor<4xf32>
+}
+
+// -----
+
 func.func @unknown_decision(%a: tensor<8xf32>) -> tensor<8xf32> {
   // expected-error @+1 {{'remat.decision' has unknown decision 'keep'; expected save, recompute, derive, not-needed or input}}
   %0 = remat.add %a, %a {remat.decision = ["keep"]} : tensor<8xf32>

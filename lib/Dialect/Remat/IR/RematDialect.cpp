@@ -399,6 +399,13 @@ LogicalResult RematDialect::verifyRegionResultAttribute(Operation *op,
              << "result #" << resultIndex << " is the gradient of argument #"
              << index.getInt() << ", whose role is '" << argRole.getValue()
              << "'; gradients are of \"input\" or \"param\" arguments";
+    Type argType = func.getArgumentTypes()[index.getInt()];
+    Type resultType = func.getResultTypes()[resultIndex];
+    if (argType != resultType)
+      return op->emitError()
+             << "result #" << resultIndex << " is the gradient of argument #"
+             << index.getInt() << " but has type " << resultType
+             << "; a gradient has its argument's type, " << argType;
     return success();
   }
   if (name != RoleAttrHelper::getNameStr())
