@@ -13,6 +13,7 @@ flag per input) unless the factory returns them.
 
 import argparse
 import importlib
+import inspect
 import os
 import shutil
 import sys
@@ -59,12 +60,18 @@ def add_model_arguments(parser):
 def build_model(args, parser):
     """(module or function, example inputs) from the command line."""
     if args.model in MODELS:
+        if args.input_shape:
+            parser.error(f"--input-shape: built-in model '{args.model}' "
+                         "makes its own inputs (its sizes are options)")
         sizes = {k: getattr(args, k) for k in SIZES + ("dropout",)
                  if getattr(args, k) is not None}
         try:
             return MODELS[args.model](**sizes)
         except TypeError as error:
             parser.error(f"model '{args.model}' does not take these sizes: {error}")
+        except (ValueError, RuntimeError) as error:
+            raise remat.cli.UserError(f"model '{args.model}' with these sizes: "
+                                      f"{error}") from error
     if ":" not in args.model:
         parser.error(f"'{args.model}' is neither a built-in model ("
                      f"{', '.join(MODELS)}) nor MODULE:FACTORY")
@@ -74,12 +81,29 @@ def build_model(args, parser):
     except (ImportError, AttributeError) as error:
         parser.error(f"cannot load {args.model}: {error}")
     try:
-        made = factory()
+        inspect.signature(factory).bind()
     except TypeError as error:
         parser.error(f"{args.model}() cannot be called without arguments: "
                      f"{error}; give a factory function that builds the model")
+    except ValueError:
+        pass  # no signature to check (a builtin): the call says
+    try:
+        made = factory()
+    except Exception as error:  # the user's code: its error, in one line
+        raise remat.cli.UserError(
+            f"{args.model}() raised {type(error).__name__}: {error}") from error
     if isinstance(made, tuple) and len(made) == 2:
-        return made
+        module, inputs = made
+        if not isinstance(inputs, (tuple, list)) or not all(
+                isinstance(x, torch.Tensor) for x in inputs):
+            raise remat.cli.UserError(
+                f"{args.model}() returns a pair whose second element is a "
+                f"{type(inputs).__name__}, not a tuple of example input "
+                "tensors: return the model, or (model, (input, ...))")
+        if args.input_shape:
+            parser.error(f"--input-shape: {args.model}() returns its own "
+                         "example inputs")
+        return module, tuple(inputs)
     if not args.input_shape:
         parser.error(f"{args.model} returns no example inputs: give "
                      "--input-shape D0,D1,... once per input")
@@ -97,12 +121,17 @@ def build_model(args, parser):
 
 
 def find_remat_opt(explicit, parser):
+    """--remat-opt, else $REMAT_BUILD_DIR/bin (as the Python extension is
+    found), this checkout's build/bin, then PATH."""
     if explicit:
         return explicit
     here = os.path.dirname(os.path.abspath(__file__))
-    candidate = os.path.join(here, "..", "..", "build", "bin", "remat-opt")
-    if os.path.exists(candidate):
-        return os.path.normpath(candidate)
+    builds = [os.environ.get("REMAT_BUILD_DIR"),
+              os.path.join(here, "..", "..", "build")]
+    for build in filter(None, builds):
+        candidate = os.path.join(build, "bin", "remat-opt")
+        if os.path.exists(candidate):
+            return os.path.normpath(candidate)
     found = shutil.which("remat-opt")
     if not found:
         parser.error("remat-opt not found: build it (scripts/setup.sh) or "

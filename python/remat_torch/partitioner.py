@@ -660,16 +660,32 @@ def _unread_running_stats(graph):
             node.args = node.args[:3] + (None, None) + node.args[5:]
 
 
+def _is_updating_batch_norm(node):
+    """1.13's training-mode batch norm with running statistics, which it
+    updates in place (2.x traces the functional form instead)."""
+    return node.op == "call_function" and \
+        str(node.target) == "aten.native_batch_norm.default" and \
+        len(node.args) >= 8 and node.args[5] is True and \
+        node.args[3] is not None
+
+
 def _batch_norm_without_running_stats(saved):
     """A training batch norm the backward replays becomes
     `_native_batch_norm_legit.no_stats` (the same kernel, bit for bit,
     without the running statistics), so the backward reads no input the
-    forward updates in place. Returns the new nodes. Last first: a later
+    forward updates in place; on 1.13 its running statistics become None.
+    Returns the new nodes. Last first: a later
     replayed batch norm of the same module reads the earlier one's updated
     statistics (results 3 and 4), and once it is replaced nothing does."""
     graph = saved.bw_graph
     replacements = set()
     for node in reversed(list(graph.nodes)):
+        if _is_updating_batch_norm(node):
+            # 1.13's batch norm updates the running statistics in place: a
+            # replay without them computes the same results and updates
+            # nothing (it updated them a second time before 2026-12-07).
+            node.args = node.args[:3] + (None, None) + node.args[5:]
+            continue
         if not _is_training_batch_norm(node):
             continue
         x, weight, bias = node.args[:3]

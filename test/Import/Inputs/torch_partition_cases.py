@@ -194,6 +194,38 @@ def _aot_step(module, x, partition_fn):
     return loss.detach(), [p.grad.clone() for p in compiled.parameters()]
 
 
+def batch_norm_replay_case():
+    """A replayed training batch norm updates no running statistics: on
+    1.13 the joint graph's batch norm updates them in place, and its replay
+    in backward applied the momentum a second time. After one step under
+    recompute-all (which replays it) and save-all the statistics equal
+    those after PyTorch's partition, as do loss and gradients."""
+    torch.manual_seed(0)
+    module = torch.nn.Sequential(torch.nn.Linear(6, 6), torch.nn.BatchNorm1d(6))
+    x = torch.randn(4, 6)
+
+    def statistics(partition_fn):
+        model = copy.deepcopy(module)
+        compiled = aot_module(model, fw_compiler=lambda gm, _: _boxed(gm),
+                              bw_compiler=lambda gm, _: _boxed(gm),
+                              partition_fn=partition_fn)
+        loss = compiled(x).pow(2).sum()
+        loss.backward()
+        norm = model[1]
+        return ([loss.detach()] + [p.grad.clone() for p in model.parameters()] +
+                [norm.running_mean.clone(), norm.running_var.clone()])
+
+    want = statistics(pytorch_min_cut)
+    for strategy in ("save-all", "recompute-all"):
+        infos = []
+        got = statistics(functools.partial(partition, strategy=strategy,
+                                           strict=True, on_plan=infos.append))
+        check(all(torch.equal(a, b) for a, b in zip(want, got)),
+              f"batch norm, {strategy}: loss, gradients and running "
+              f"statistics equal PyTorch's partition (recomputed: "
+              f"{', '.join(infos[0].recomputed) if infos else '?'})")
+
+
 def float64_case():
     """An f64 model (scientific training runs in double) is planned with
     typed ops, norms included (f64 statistics), not a fallback: the dialect
@@ -780,6 +812,7 @@ def main():
     dropout_case()
     backward_helper_case()
     module_constant_case()
+    batch_norm_replay_case()
     float64_case()
     complex_case()
     derivation_case()
