@@ -28,6 +28,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
 #include <cstdlib>
 
 using namespace mlir;
@@ -431,6 +432,14 @@ int runnerMain(int argc, char **argv) {
   else
     return fail("--format must be decimal or hex, got '" + options.format +
                 "'");
+
+  // A NaN or negative tolerance fails every comparison; say so instead.
+  if (!(options.absTolerance >= 0) || !std::isfinite(options.absTolerance) ||
+      !(options.relTolerance >= 0) || !std::isfinite(options.relTolerance))
+    return fail("--atol and --rtol must be non-negative numbers");
+  if (options.optLevel > 3)
+    return fail("--opt-level must be 0, 1, 2 or 3 (LLVM's levels), got " +
+                std::to_string(options.optLevel));
 
   RunnerOptions compile;
   compile.optLevel = options.optLevel;

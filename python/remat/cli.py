@@ -35,6 +35,14 @@ def run(prog, main, argv=None, user_errors=()):
         return 1
 
 
+def check_output_folders(parser, *outputs):
+    """`parser.error` for an output file, given as (option, path), whose
+    folder does not exist: before the work that would write it, not after."""
+    for option, path in outputs:
+        if path and not os.path.isdir(os.path.dirname(path) or "."):
+            parser.error(f"{option} {path}: no such directory")
+
+
 def write_output(path, text):
     """Writes `text` to the file `path`, or to stdout for `-`."""
     if path == "-":

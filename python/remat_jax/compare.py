@@ -90,7 +90,7 @@ import jax.numpy as jnp
 from jax.ad_checkpoint import print_saved_residuals
 
 import remat
-from remat.cli import UserError, write_output
+from remat.cli import UserError, check_output_folders, write_output
 from remat.machine import cpu_model, load_average
 from remat.planner import PlanError
 from remat_jax import maxtext
@@ -833,10 +833,8 @@ def main(argv=None):
     if sizes["dim"] % sizes["heads"]:
         parser.error(f"--dim {sizes['dim']} is not a multiple of --heads "
                      f"{sizes['heads']}")
-    for option, path in (("--json", args.json), ("--markdown", args.markdown),
-                         ("--plot", args.plot)):
-        if path and not os.path.isdir(os.path.dirname(path) or "."):
-            parser.error(f"{option} {path}: no such directory")
+    check_output_folders(parser, ("--json", args.json),
+                         ("--markdown", args.markdown), ("--plot", args.plot))
     if args.plot:
         try:
             import matplotlib  # noqa: F401

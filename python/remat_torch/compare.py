@@ -34,6 +34,7 @@ import time
 
 import torch
 
+from remat.cli import check_output_folders
 from remat_torch import ops as op_table
 from remat_torch.cli import UserError, call_model, run
 from remat_torch.export import add_model_arguments, build_model, find_remat_opt
@@ -366,6 +367,11 @@ def main(argv=None):
         description="Compare PyTorch's min-cut partitioner with remat-plan "
                     "on the same AOTAutograd joint graph.")
     add_model_arguments(parser)
+    parser.add_argument("--remat-opt", help="remat-opt binary (default: "
+                        "$REMAT_BUILD_DIR/bin, build/bin, then PATH)")
+    parser.add_argument("--check-saved-bytes", action="store_true",
+                        help="fail if remat saves more activation bytes "
+                        "(saved bytes less primal inputs)")
     parser.add_argument("--json", metavar="FILE",
                         help="also write both columns, the graph size and "
                              "remat's timing breakdown as JSON")
@@ -379,6 +385,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.repeats < 1:
         parser.error(f"--repeats {args.repeats}: expected at least 1")
+    check_output_folders(parser, ("--json", args.json),
+                         ("--markdown", args.markdown))
     module, inputs = build_model(args, parser)
     remat_opt = find_remat_opt(args.remat_opt, parser)
     details = {}

@@ -50,11 +50,6 @@ def add_model_arguments(parser):
                             help=f"built-in models: {size}")
     parser.add_argument("--dropout", type=float,
                         help="built-in models: dropout probability (text_block)")
-    parser.add_argument("--remat-opt", help="remat-opt binary (default: "
-                        "build/bin/remat-opt, then PATH)")
-    parser.add_argument("--check-saved-bytes", action="store_true",
-                        help="compare: fail if remat saves more activation "
-                        "bytes (saved bytes less primal inputs)")
 
 
 def build_model(args, parser):

@@ -92,7 +92,7 @@ os.environ.setdefault("KINETO_LOG_LEVEL", "5")
 import torch  # noqa: E402
 from torch.profiler import ProfilerActivity, profile  # noqa: E402
 
-from remat.cli import write_output  # noqa: E402
+from remat.cli import check_output_folders, write_output  # noqa: E402
 from remat.machine import cpu_model, load_average  # noqa: E402
 from remat_torch import RematPartitionError, partition  # noqa: E402
 from remat_torch.capture import _aot_api  # noqa: E402
@@ -784,9 +784,8 @@ def main(argv=None):
         budgets = []
     if args.plots and not os.path.isdir(args.plots):
         parser.error(f"--plots {args.plots}: no such directory")
-    for option, path in (("--json", args.json), ("--markdown", args.markdown)):
-        if path and not os.path.isdir(os.path.dirname(path) or "."):
-            parser.error(f"{option} {path}: no such directory")
+    check_output_folders(parser, ("--json", args.json),
+                         ("--markdown", args.markdown))
     if args.plots:
         try:
             import matplotlib  # noqa: F401

@@ -29,6 +29,13 @@
 // compiled, with or without a driver.
 // RUN: not remat-run %s --function=chain --measure-memory --device=cuda 2>&1 | FileCheck %s --check-prefix=CUDA
 // RUN: not remat-run %s --function=chain --measure-memory --device=cuda --compile-only 2>&1 | FileCheck %s --check-prefix=CUDA
+// Tolerances and optimization levels that no comparison or JIT could use
+// are refused (they were accepted, and a NaN tolerance failed every check):
+// RUN: not remat-run %s --function=chain --compare=one --atol=nan 2>&1 | FileCheck %s --check-prefix=TOL
+// RUN: not remat-run %s --function=chain --compare=one --rtol=-1 2>&1 | FileCheck %s --check-prefix=TOL
+// TOL: remat-run: error: --atol and --rtol must be non-negative numbers
+// RUN: not remat-run %s --function=chain --opt-level=99 2>&1 | FileCheck %s --check-prefix=OPT
+// OPT: remat-run: error: --opt-level must be 0, 1, 2 or 3 (LLVM's levels), got 99
 // CUDA: remat-run: error: --measure-memory works with --device=cpu only: it counts the heap allocations of remat-lower-to-cpu's host code (on cuda buffers are the CUDA runtime's managed memory, which it does not count)
 
 func.func @chain(%x: tensor<256xf32>) -> tensor<256xf32> {
