@@ -255,6 +255,14 @@ private:
     return llvm::createStringError(fileName + ": " + why);
   }
 
+  /// Bytes, FLOPs and microseconds: no plan has a negative figure.
+  llvm::Error checkFigure(const std::string &where, double number) {
+    if (number >= 0 && std::isfinite(number))
+      return llvm::Error::success();
+    return error(where + " is " + numberText(number) +
+                 ": expected a finite number, not negative");
+  }
+
   llvm::Error readFunction(const llvm::json::Value &value,
                            std::vector<FunctionFacts> &functions) {
     const llvm::json::Object *object = value.getAsObject();
@@ -286,9 +294,8 @@ private:
       std::optional<double> number = object->getNumber(field);
       if (!number)
         return error(where(field) + " is missing or not a number");
-      if (!(*number >= 0) || !std::isfinite(*number))
-        return error(where(field) + " is " + numberText(*number) +
-                     ": expected a finite number, not negative");
+      if (llvm::Error err = checkFigure(where(field), *number))
+        return err;
       *slot = *number;
     }
     if (const llvm::json::Value *total = object->get("total_peak_bytes");
@@ -296,9 +303,8 @@ private:
       std::optional<double> number = total->getAsNumber();
       if (!number)
         return error(where("total_peak_bytes") + " is not a number");
-      if (!(*number >= 0) || !std::isfinite(*number))
-        return error(where("total_peak_bytes") + " is " + numberText(*number) +
-                     ": expected a finite number, not negative");
+      if (llvm::Error err = checkFigure(where("total_peak_bytes"), *number))
+        return err;
       facts.totalPeak = *number;
     }
     for (const char *field : kSettingFields) {

@@ -330,16 +330,15 @@ llvm::Expected<std::vector<FunctionCheckResult>>
 checkGradients(ModuleOp module, const GradientCheckOptions &options) {
   // A step or tolerance outside these ranges makes every comparison pass
   // (eps = 0: the difference and its tolerance are 0 or NaN).
-  auto finite = [](double x) { return std::isfinite(x); };
-  if (!finite(options.epsilon) || options.epsilon <= 0)
+  if (!std::isfinite(options.epsilon) || options.epsilon <= 0)
     return llvm::createStringError(
         "eps=" + std::to_string(options.epsilon) +
         ": the finite-difference step must be a positive number");
-  if (!finite(options.relTolerance) || options.relTolerance < 0 ||
-      !finite(options.roundingUlps) || options.roundingUlps < 0)
+  if (!std::isfinite(options.relTolerance) || options.relTolerance < 0 ||
+      !std::isfinite(options.roundingUlps) || options.roundingUlps < 0)
     return llvm::createStringError(
         "rtol and rounding-ulps must be non-negative numbers");
-  if (!finite(options.gradientScale))
+  if (!std::isfinite(options.gradientScale))
     return llvm::createStringError("scale-gradients must be a finite number");
   SmallVector<std::string> names;
   for (auto func : module.getOps<func::FuncOp>())
