@@ -260,6 +260,21 @@ absl::Status Graph::validate() const {
   return absl::OkStatus();
 }
 
+std::vector<std::string> tagNames(const Tags &tags) {
+  std::vector<std::string> names;
+  if (tags.neverRecompute)
+    names.push_back("never_recompute");
+  if (tags.noAutoRecompute)
+    names.push_back("no_auto_recompute");
+  if (tags.mustRecompute)
+    names.push_back("must_recompute");
+  if (tags.preferRecompute)
+    names.push_back("prefer_recompute");
+  if (tags.preferSave)
+    names.push_back("prefer_save");
+  return names;
+}
+
 absl::StatusOr<Classification> classify(const Graph &graph) {
   if (absl::Status status = graph.validate(); !status.ok())
     return status;

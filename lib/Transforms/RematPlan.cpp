@@ -18,6 +18,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -357,6 +358,40 @@ void RematPlanPass::emitDecisionRemarks(FunctionOpInterface func,
   }
 }
 
+/// Tags steer how a forward value reaches backward (saved, recomputed or
+/// derived); every strategy runs each backward op once, after those
+/// decisions, so a tag on a backward op changes nothing. Says so once per
+/// function, at the first such op, rather than ignoring the tag silently.
+void warnTagsOnBackwardOps(const ImportedGraph &imported, const Plan &plan) {
+  const Graph &graph = imported.graph;
+  std::optional<OpId> first;
+  size_t tagged = 0;
+  for (size_t op = 0; op < graph.numOps(); ++op) {
+    OpId id = static_cast<OpId>(op);
+    if (plan.classification.opPhase[op] != Phase::Backward ||
+        tagNames(graph.op(id).tags).empty())
+      continue;
+    if (!first)
+      first = id;
+    ++tagged;
+  }
+  if (!first)
+    return;
+  Operation *op = imported.opOf[*first];
+  InFlightDiagnostic warning = op->emitWarning();
+  warning << "remat-plan: backward op " << op->getName();
+  if (!graph.op(*first).name.empty())
+    warning << " '" << graph.op(*first).name << "'";
+  warning << " is tagged "
+          << llvm::join(tagNames(graph.op(*first).tags), " and ")
+          << ", which has no effect: tags decide how a forward value reaches "
+             "backward, and each backward op runs once; tag the forward op "
+             "whose result backward reads";
+  if (tagged > 1)
+    warning << " (" << tagged - 1 << " more backward op"
+            << (tagged > 2 ? "s carry" : " carries") << " tags)";
+}
+
 void RematPlanPass::runOnOperation() {
   ModuleOp module = getOperation();
   FailureOr<PlanOptions> options = parseOptions(module.getLoc());
@@ -436,6 +471,7 @@ void RematPlanPass::runOnOperation() {
       else if (decision.decision == Decision::Derive)
         ++numDerived;
     }
+    warnTagsOnBackwardOps(**imported, *plan);
     if (emitRemarks)
       emitDecisionRemarks(func, **imported, *plan);
   }

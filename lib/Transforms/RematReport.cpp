@@ -63,21 +63,6 @@ struct FunctionReport {
 
 std::string sv(std::string_view text) { return std::string(text); }
 
-std::vector<std::string> tagNames(const Tags &tags) {
-  std::vector<std::string> names;
-  if (tags.neverRecompute)
-    names.push_back("never_recompute");
-  if (tags.noAutoRecompute)
-    names.push_back("no_auto_recompute");
-  if (tags.mustRecompute)
-    names.push_back("must_recompute");
-  if (tags.preferRecompute)
-    names.push_back("prefer_recompute");
-  if (tags.preferSave)
-    names.push_back("prefer_save");
-  return names;
-}
-
 /// "input", "parameter" or "rng state", as reasons name an argument.
 StringRef argumentNoun(InputRole role) {
   switch (role) {

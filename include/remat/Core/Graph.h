@@ -102,6 +102,10 @@ struct Tags {
   std::string note;
 };
 
+/// The tags set in `tags`, spelled as the dialect's attributes are without
+/// their prefix ("never_recompute", ...), in declaration order.
+std::vector<std::string> tagNames(const Tags &tags);
+
 //===----------------------------------------------------------------------===//
 // Graph
 //===----------------------------------------------------------------------===//
