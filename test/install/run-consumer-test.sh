@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs remat from BUILD_DIR into a fresh prefix, then configures, builds
 # and runs test/install (a project outside remat's build that only calls
-# find_package(MLIRRemat)), and checks what it prints. Registered with ctest
-# as `install-consumer`.
+# find_package(MLIRRemat)), and checks what it and the installed remat-opt
+# print. Registered with ctest as `install-consumer`.
 #
 #   test/install/run-consumer-test.sh BUILD_DIR
 set -euo pipefail
@@ -36,9 +36,18 @@ cmake -G Ninja -S "$here" -B "$consumer" \
   -DCMAKE_PREFIX_PATH="$prefix" \
   -DCMAKE_CXX_COMPILER="$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")" \
   >"$work/configure.log"
-cmake --build "$consumer" >"$work/build.log"
+if ! cmake --build "$consumer" >"$work/build.log" 2>&1; then
+  cat "$work/build.log" >&2
+  echo "install-consumer: building the consumer against the package failed" >&2
+  exit 1
+fi
 
 output=$("$consumer/remat-consumer")
+output+=$'\n'$("$consumer/remat-consumer-report-diff")
+output+=$'\n'$("$consumer/remat-consumer-tool-support")
+# The installed tools start from the prefix (they find libMLIR.so through
+# their RUNPATH, not through the build tree).
+output+=$'\n'$("$prefix/bin/remat-opt" --version | grep -m1 -o "LLVM version [0-9]*")
 echo "$output"
 
 expected=(
@@ -47,6 +56,9 @@ expected=(
   "arith.addf bias flops=2048 bytes_read=8192 bytes_written=4096 class=pointwise no_auto_recompute=no"
   "planned ops: 2"
   "rejected: contradictory tags: 'remat.never_recompute' forbids recomputation but 'remat.must_recompute' requires it; remove one of them"
+  "report-diff: parsePercent(2.5%) = 2.500000e+00"
+  "tool-support: diagnostic options registered"
+  "LLVM version 22"
 )
 status=0
 for line in "${expected[@]}"; do
