@@ -257,10 +257,20 @@ resolveDecisionGroups(const PlanContext &context) {
   const auto &groups = context.options.decisionGroups;
   if (groups.empty())
     return groupOf;
+  // What parseDecisionGroups refuses, for groups set through the API.
   absl::flat_hash_map<std::string, int32_t> groupByName;
-  for (size_t group = 0; group < groups.size(); ++group)
+  for (size_t group = 0; group < groups.size(); ++group) {
+    if (groups[group].empty())
+      return absl::InvalidArgumentError(
+          absl::StrCat("decision-groups: group ", group,
+                       " is empty; a group names at "
+                       "least one value"));
     for (const std::string &name : groups[group])
-      groupByName[name] = static_cast<int32_t>(group);
+      if (!groupByName.emplace(name, static_cast<int32_t>(group)).second)
+        return absl::InvalidArgumentError(
+            absl::StrCat("decision-groups lists '", name,
+                         "' twice: a value belongs to one group at most"));
+  }
   absl::flat_hash_set<std::string> matched;
   for (ValueId value : context.phases.forwardValues) {
     auto found = groupByName.find(policyName(graph, value));
@@ -2195,9 +2205,14 @@ int64_t resolveBudget(const MemoryBudget &budget,
     return anchors.lowestPeak + static_cast<int64_t>(std::floor(
                                     budget.fraction * std::max(span, 0.0)));
   }
-  case MemoryBudget::Kind::FractionOfPeak:
-    return static_cast<int64_t>(
-        std::floor(budget.fraction * static_cast<double>(anchors.saveAllPeak)));
+  case MemoryBudget::Kind::FractionOfPeak: {
+    // Any positive finite fraction parses ("1e13peak"): a budget past
+    // INT64_MAX is no bound at all, not an overflow into a negative one.
+    const double bytes =
+        std::floor(budget.fraction * static_cast<double>(anchors.saveAllPeak));
+    return bytes >= 9.2e18 ? std::numeric_limits<int64_t>::max()
+                           : static_cast<int64_t>(bytes);
+  }
   }
   return budget.bytes;
 }

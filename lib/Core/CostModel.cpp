@@ -467,6 +467,26 @@ absl::StatusOr<TargetSpec> parseTargetJson(std::string_view json) {
   return spec;
 }
 
+absl::Status validateTarget(const TargetSpec &target) {
+  for (const NumericField &numeric : kNumericFields) {
+    const double value = target.*numeric.member;
+    if (std::isfinite(value) && value >= 0 &&
+        !(numeric.mustBePositive && value == 0))
+      continue;
+    return absl::InvalidArgumentError(absl::StrCat(
+        "target '", target.name, "': ", asAbsl(numeric.key), " is ", value,
+        "; it must be a finite ",
+        numeric.mustBePositive ? "positive" : "non-negative", " number"));
+  }
+  if (target.allocationGranularityBytes < 1 ||
+      target.allocationGranularityBytes > (int64_t(1) << 30))
+    return absl::InvalidArgumentError(
+        absl::StrCat("target '", target.name, "': allocation granularity is ",
+                     target.allocationGranularityBytes,
+                     " bytes; it must be from 1 (no rounding) to 1073741824"));
+  return absl::OkStatus();
+}
+
 int64_t CostModel::allocatedBytes(int64_t bytes) const {
   const int64_t granularity = target_.allocationGranularityBytes;
   if (granularity <= 1 || bytes <= 0 || bytes % granularity == 0)

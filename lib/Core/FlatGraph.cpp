@@ -64,6 +64,8 @@ absl::StatusOr<FlatGraph> buildFlat(const Graph &graph,
                     ? value.inputRole.has_value()
                     : !value.inputRole && value.producer >= 0 &&
                           static_cast<size_t>(value.producer) < numOps;
+      for (int64_t dim : value.type.shape)
+        ok = ok && dim >= 0;
       if (!ok)
         return validateError(graph);
       numProduced += value.producer != kNoId;
@@ -129,6 +131,12 @@ absl::StatusOr<FlatGraph> buildFlat(const Graph &graph,
         }
         ok = flat.producer[result] == opId && resultIndex[result] == i;
       }
+      // `x >= 0 && x < inf` is false for NaN too.
+      constexpr double kInf = std::numeric_limits<double>::infinity();
+      ok =
+          ok && op.flops >= 0 && op.flops < kInf && op.bytesRead >= 0 &&
+          op.bytesWritten >= 0 &&
+          (!op.fixedTimeUs || (*op.fixedTimeUs >= 0 && *op.fixedTimeUs < kInf));
       ok = ok && op.workspaceBytes >= 0 &&
            (op.workspaceBytes == 0 ||
             !(op.isView || op.computeClass == ComputeClass::View));

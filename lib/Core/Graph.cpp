@@ -13,6 +13,7 @@
 #include "absl/strings/str_format.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace remat {
@@ -174,6 +175,12 @@ absl::Status Graph::validate() const {
   for (size_t id = 0; id < values_.size(); ++id) {
     const GraphValue &value = values_[id];
     ValueId valueId = static_cast<ValueId>(id);
+    for (size_t dim = 0; dim < value.type.shape.size(); ++dim)
+      if (value.type.shape[dim] < 0)
+        return absl::InvalidArgumentError(absl::StrFormat(
+            "%s has size %d in dimension %d; shapes are static and each "
+            "size is 0 or more (a dynamic size must be bounded first)",
+            describeValue(*this, valueId), value.type.shape[dim], dim));
     if (value.producer == kNoId) {
       if (!value.inputRole)
         return absl::InvalidArgumentError(absl::StrCat(
@@ -227,6 +234,22 @@ absl::Status Graph::validate() const {
             "the op as its producer",
             describeOp(*this, opId), result, i));
     }
+    // Costs feed every time the planner weighs: a NaN, infinite or
+    // negative one would make a replay look free or poison the totals.
+    if (!std::isfinite(op.flops) || op.flops < 0)
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s has %g FLOPs; an op's FLOPs are a finite number, 0 or more",
+          describeOp(*this, opId), op.flops));
+    if (op.bytesRead < 0 || op.bytesWritten < 0)
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s reads %d and writes %d bytes; both are 0 or more",
+          describeOp(*this, opId), op.bytesRead, op.bytesWritten));
+    if (op.fixedTimeUs &&
+        (!std::isfinite(*op.fixedTimeUs) || *op.fixedTimeUs < 0))
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "%s has a fixed time of %g us; a measured time is a finite number, "
+          "0 or more",
+          describeOp(*this, opId), *op.fixedTimeUs));
     if (op.workspaceBytes < 0)
       return absl::InvalidArgumentError(absl::StrFormat(
           "%s has a workspace of %d bytes; a workspace is 0 or more bytes",

@@ -272,6 +272,11 @@ absl::StatusOr<Problem> buildProblem(const Graph &graph,
         "solveOptimal: OptimalOptions::recomputable has %d entries but the "
         "graph has %d ops; give one per op or leave it empty",
         options.recomputable.size(), numOps));
+  if (!options.notSaved.empty() && options.notSaved.size() != graph.numValues())
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "solveOptimal: OptimalOptions::notSaved has %d entries but the graph "
+        "has %d values; give one per value or leave it empty",
+        options.notSaved.size(), graph.numValues()));
 
   // The ops the partitioned program runs: every backward op (remat-partition
   // keeps each one, in graph order, whether or not its results are read),

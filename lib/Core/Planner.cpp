@@ -45,8 +45,9 @@ std::string_view toString(Strategy strategy) {
 }
 
 absl::StatusOr<Strategy> parseStrategy(std::string_view text) {
+  const absl::string_view trimmed = absl::StripAsciiWhitespace(asAbsl(text));
   for (const auto &[value, name] : kStrategyNames)
-    if (name == text)
+    if (name == asStd(trimmed))
       return value;
   return absl::InvalidArgumentError(
       absl::StrCat("unknown strategy '", asAbsl(text),
@@ -579,8 +580,66 @@ absl::StatusOr<Plan> planWithinActivationBudget(const Graph &graph,
                                                 int64_t &resident);
 } // namespace detail
 
+namespace {
+
+/// What the option parsers check, for options set field by field through
+/// the C++ API (a cast enum, a budget struct, a target spec).
+absl::Status checkOptions(const PlanOptions &options) {
+  if (toString(options.strategy) == "?")
+    return absl::InvalidArgumentError(absl::StrCat(
+        "strategy ", static_cast<int>(options.strategy),
+        " is not a Strategy; valid strategies: save-all, recompute-all, "
+        "min-cut, budget, optimal"));
+  if (options.budget) {
+    const MemoryBudget &budget = *options.budget;
+    auto bad = [&](std::string_view why) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("memory budget: ", asAbsl(why),
+                       " (parseMemoryBudget gives a valid one)"));
+    };
+    switch (budget.kind) {
+    case MemoryBudget::Kind::Bytes:
+      if (budget.bytes < 0)
+        return bad(absl::StrCat(budget.bytes, " bytes is negative"));
+      break;
+    case MemoryBudget::Kind::Fraction:
+      if (!(budget.fraction >= 0 && budget.fraction <= 1))
+        return bad(absl::StrCat("fraction ", budget.fraction,
+                                " does not lie in [0, 1]"));
+      break;
+    case MemoryBudget::Kind::FractionOfPeak:
+      if (!(budget.fraction > 0) || std::isinf(budget.fraction))
+        return bad(absl::StrCat("fraction of the peak ", budget.fraction,
+                                " is not a positive finite number"));
+      break;
+    default:
+      return bad(absl::StrCat("kind ", static_cast<int>(budget.kind),
+                              " is not a MemoryBudget::Kind"));
+    }
+    if (budget.total && budget.kind != MemoryBudget::Kind::Bytes)
+      return bad("a total budget takes bytes, not a fraction");
+  }
+  if (absl::Status target = validateTarget(options.target); !target.ok())
+    return target;
+  if (!(options.optimalTimeLimitSeconds > 0) ||
+      std::isinf(options.optimalTimeLimitSeconds))
+    return absl::InvalidArgumentError(
+        absl::StrCat("optimal time limit ", options.optimalTimeLimitSeconds,
+                     " s is not a positive finite number of seconds"));
+  if (!(options.lowerBoundTimeLimitSeconds >= 0) ||
+      std::isinf(options.lowerBoundTimeLimitSeconds))
+    return absl::InvalidArgumentError(absl::StrCat(
+        "lower-bound time limit ", options.lowerBoundTimeLimitSeconds,
+        " s is not a non-negative finite number of seconds"));
+  return absl::OkStatus();
+}
+
+} // namespace
+
 absl::StatusOr<Plan> planRematerialization(const Graph &graph,
                                            const PlanOptions &requested) {
+  if (absl::Status status = checkOptions(requested); !status.ok())
+    return status;
   if (double rate = exchangeRate(requested); !(rate >= 0) || std::isinf(rate))
     return absl::InvalidArgumentError(absl::StrCat(
         "exchange rate ", rate, " bytes per us is not a non-negative finite "

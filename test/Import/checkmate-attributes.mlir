@@ -25,7 +25,7 @@ func.func @bad_phase(%x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @bad_time(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'remat.fixed_time_us' must be a non-negative float}}
+  // expected-error @+1 {{'remat.fixed_time_us' must be a finite non-negative float}}
   %a = remat.opaque "a"(%x) {remat.fixed_time_us = -1.0 : f64} : (tensor<4xf32>) -> tensor<4xf32>
   return %a : tensor<4xf32>
 }
@@ -33,7 +33,7 @@ func.func @bad_time(%x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @time_not_float(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'remat.fixed_time_us' must be a non-negative float}}
+  // expected-error @+1 {{'remat.fixed_time_us' must be a finite non-negative float}}
   %a = remat.opaque "a"(%x) {remat.fixed_time_us = 3 : i64} : (tensor<4xf32>) -> tensor<4xf32>
   return %a : tensor<4xf32>
 }

@@ -16,6 +16,8 @@
 
 #include "gtest/gtest.h"
 
+#include <functional>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -236,6 +238,32 @@ TEST(ErrorMessages, PlannerReportsValidateErrors) {
     graph.markOutput(11, OutputRole::Output);
     broken.emplace_back("bad output mark", std::move(graph));
   }
+  // Costs the MLIR verifier refuses, set through the API: each made a plan
+  // (NaN totals, a replay that looked free) before.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  for (double flops : {nan, inf, -1.0}) {
+    Graph graph = buildChain();
+    graph.mutableOp(1).flops = flops;
+    broken.emplace_back("flops " + std::to_string(flops), std::move(graph));
+  }
+  for (double time : {nan, inf, -100.0}) {
+    Graph graph = buildChain();
+    graph.mutableOp(1).fixedTimeUs = time;
+    broken.emplace_back("time " + std::to_string(time), std::move(graph));
+  }
+  {
+    Graph graph = buildChain();
+    graph.mutableOp(1).bytesRead = -1000000000;
+    broken.emplace_back("negative bytes read", std::move(graph));
+  }
+  {
+    test::GraphBuilder builder;
+    ValueId x = builder.input("x", {-1, 64});
+    builder.op("a", "neg", ComputeClass::Pointwise, {x},
+               builder.type({-1, 64}));
+    broken.emplace_back("dynamic size", builder.take());
+  }
   for (const auto &[what, graph] : broken) {
     absl::Status expected = graph.validate();
     ASSERT_FALSE(expected.ok()) << what;
@@ -250,6 +278,115 @@ TEST(ErrorMessages, PlannerReportsValidateErrors) {
   Graph valid = buildChain();
   ASSERT_TRUE(valid.validate().ok());
   EXPECT_TRUE(planRematerialization(valid, PlanOptions()).ok());
+}
+
+TEST(ErrorMessages, GraphCostsAndShapes) {
+  test::GraphBuilder builder;
+  ValueId x = builder.input("x", {4});
+  ValueId a =
+      builder.op("a", "neg", ComputeClass::Pointwise, {x}, builder.type({4}));
+  builder.producer(a).flops = std::numeric_limits<double>::quiet_NaN();
+  expectError(builder.graph().validate(), kInvalid,
+              "op 0 'a' (neg) has nan FLOPs; an op's FLOPs are a finite "
+              "number, 0 or more");
+  builder.producer(a).flops = 0;
+  builder.producer(a).fixedTimeUs = -2;
+  expectError(builder.graph().validate(), kInvalid,
+              "op 0 'a' (neg) has a fixed time of -2 us; a measured time is a "
+              "finite number, 0 or more");
+  test::GraphBuilder dynamic;
+  dynamic.input("tokens", {-1, 64});
+  expectError(dynamic.graph().validate(), kInvalid,
+              "value 0 'tokens' has size -1 in dimension 0; shapes are static "
+              "and each size is 0 or more (a dynamic size must be bounded "
+              "first)");
+}
+
+// Options set field by field through the C++ API get the checks the
+// parsers make (an out-of-range strategy crashed, a huge "Npeak" budget
+// overflowed into a negative one, a zero target made every time 0).
+TEST(ErrorMessages, OptionsSetThroughTheApi) {
+  const Graph graph = smallJointGraph({});
+  auto planWith = [&](const std::function<void(PlanOptions &)> &set) {
+    PlanOptions options = test::optionsFor(Strategy::Budget);
+    options.budget = *parseMemoryBudget("0.5");
+    set(options);
+    return planRematerialization(graph, options).status();
+  };
+  expectError(
+      planWith([](PlanOptions &o) { o.strategy = static_cast<Strategy>(42); }),
+      kInvalid,
+      "strategy 42 is not a Strategy; valid strategies: save-all, "
+      "recompute-all, min-cut, budget, optimal");
+  const char *help = " (parseMemoryBudget gives a valid one)";
+  expectError(planWith([](PlanOptions &o) { o.budget->fraction = 1.5; }),
+              kInvalid,
+              std::string("memory budget: fraction 1.5 does not lie in "
+                          "[0, 1]") +
+                  help);
+  expectError(planWith([](PlanOptions &o) {
+                o.budget->fraction = std::numeric_limits<double>::quiet_NaN();
+              }),
+              kInvalid,
+              std::string("memory budget: fraction nan does not lie in "
+                          "[0, 1]") +
+                  help);
+  expectError(planWith([](PlanOptions &o) {
+                o.budget =
+                    MemoryBudget{MemoryBudget::Kind::Bytes,
+                                 std::numeric_limits<int64_t>::min(), 0, true};
+              }),
+              kInvalid,
+              std::string("memory budget: -9223372036854775808 bytes is "
+                          "negative") +
+                  help);
+  expectError(planWith([](PlanOptions &o) {
+                o.budget->kind = static_cast<MemoryBudget::Kind>(9);
+              }),
+              kInvalid,
+              std::string("memory budget: kind 9 is not a "
+                          "MemoryBudget::Kind") +
+                  help);
+  expectError(planWith([](PlanOptions &o) { o.target = TargetSpec(); }),
+              kInvalid,
+              "target '': matmul_flops_f64 is 0; it must be a finite positive "
+              "number");
+  expectError(
+      planWith([](PlanOptions &o) { o.target.launchOverheadUs = -100; }),
+      kInvalid,
+      "target 'h100': launch_overhead_us is -100; it must be a finite "
+      "non-negative number");
+  expectError(
+      planWith([](PlanOptions &o) { o.target.allocationGranularityBytes = 0; }),
+      kInvalid,
+      "target 'h100': allocation granularity is 0 bytes; it must be "
+      "from 1 (no rounding) to 1073741824");
+  expectError(planWith([](PlanOptions &o) { o.optimalTimeLimitSeconds = -1; }),
+              kInvalid,
+              "optimal time limit -1 s is not a positive finite number of "
+              "seconds");
+  expectError(planWith([](PlanOptions &o) {
+                o.schedulePlans = false;
+                o.decisionGroups = {{}};
+              }),
+              kInvalid,
+              "decision-groups: group 0 is empty; a group names at least one "
+              "value");
+  expectError(planWith([](PlanOptions &o) {
+                o.schedulePlans = false;
+                o.decisionGroups = {{"a"}, {"a"}};
+              }),
+              kInvalid,
+              "decision-groups lists 'a' twice: a value belongs to one group "
+              "at most");
+  // Any positive fraction of the peak parses; one past INT64_MAX bytes is
+  // no bound at all (it plans), not a negative budget.
+  PlanOptions huge = test::optionsFor(Strategy::Budget);
+  huge.budget = *parseMemoryBudget("1e18peak"); // 32 B x 1e18
+  absl::StatusOr<Plan> plan = planRematerialization(graph, huge);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(plan->budgetBytes, std::numeric_limits<int64_t>::max());
+  EXPECT_TRUE(parseStrategy(" min-cut ").ok());
 }
 
 TEST(ErrorMessages, ContradictoryTags) {

@@ -177,6 +177,28 @@ TEST(OptimalTest, ForbiddenRecomputationRaisesTheSmallestBudget) {
       << solution.status();
 }
 
+TEST(OptimalTest, PerOpAndPerValueOptionsMustCoverTheGraph) {
+  Graph graph = test::buildCheckmateLinearGraph(4);
+  Classification phases = classifyOrDie(graph);
+  OptimalOptions options = exactOptions();
+  options.recomputable.assign(graph.numOps() + 1, true);
+  absl::StatusOr<OptimalSolution> solution =
+      solveOptimal(graph, phases, 100, unitCostModel(), options);
+  ASSERT_FALSE(solution.ok());
+  EXPECT_NE(solution.status().message().find("recomputable has"),
+            std::string::npos)
+      << solution.status();
+  options = exactOptions();
+  options.notSaved.assign(1, true); // one entry for a graph of many values
+  solution = solveOptimal(graph, phases, 100, unitCostModel(), options);
+  ASSERT_FALSE(solution.ok());
+  EXPECT_EQ(solution.status().message(),
+            absl::StrFormat("solveOptimal: OptimalOptions::notSaved has 1 "
+                            "entries but the graph has %d values; give one "
+                            "per value or leave it empty",
+                            graph.numValues()));
+}
+
 TEST(OptimalTest, NeverRecomputeTagIsHonoured) {
   Graph graph = test::buildCheckmateLinearGraph(8);
   graph.mutableOp(0).tags.neverRecompute = true;

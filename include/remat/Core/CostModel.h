@@ -61,6 +61,11 @@ std::string_view allTargetNames();
 /// required, except exchange_rate (defaultExchangeRate of the fields given).
 /// Errors give the line and column.
 absl::StatusOr<TargetSpec> parseTargetJson(std::string_view json);
+/// What parseTargetJson checks of each field (finite, non-negative or
+/// positive; a whole allocation granularity of 1 B to 1 GiB), for a spec set
+/// field by field through the API: planRematerialization refuses one that
+/// fails.
+absl::Status validateTarget(const TargetSpec &target);
 
 class CostModel {
 public:

@@ -590,15 +590,23 @@ func.func @unknown_phase(%a: tensor<8xf32>) -> tensor<8xf32> {
 // -----
 
 func.func @negative_time(%a: tensor<8xf32>) -> tensor<8xf32> {
-  // expected-error @+1 {{'remat.fixed_time_us' must be a non-negative float (a measured time in microseconds), e.g. {remat.fixed_time_us = 12.5 : f64}}}
+  // expected-error @+1 {{'remat.fixed_time_us' must be a finite non-negative float (a measured time in microseconds), e.g. {remat.fixed_time_us = 12.5 : f64}}}
   %0 = remat.add %a, %a {remat.fixed_time_us = -1.0 : f64} : tensor<8xf32>
   return %0 : tensor<8xf32>
 }
 
 // -----
 
+func.func @infinite_time(%a: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'remat.fixed_time_us' must be a finite non-negative float (a measured time in microseconds), e.g. {remat.fixed_time_us = 12.5 : f64}}}
+  %0 = remat.add %a, %a {remat.fixed_time_us = 0x7FF0000000000000 : f64} : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
 func.func @time_not_a_float(%a: tensor<8xf32>) -> tensor<8xf32> {
-  // expected-error @+1 {{'remat.fixed_time_us' must be a non-negative float (a measured time in microseconds), e.g. {remat.fixed_time_us = 12.5 : f64}}}
+  // expected-error @+1 {{'remat.fixed_time_us' must be a finite non-negative float (a measured time in microseconds), e.g. {remat.fixed_time_us = 12.5 : f64}}}
   %0 = math.exp %a {remat.fixed_time_us = "fast"} : tensor<8xf32>
   return %0 : tensor<8xf32>
 }

@@ -12,6 +12,8 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace remat;
 
@@ -232,11 +234,12 @@ LogicalResult RematDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == FixedTimeUsAttrHelper::getNameStr()) {
     auto time = dyn_cast<FloatAttr>(attr.getValue());
-    if (!time || !(time.getValueAsDouble() >= 0))
+    if (!time || !(time.getValueAsDouble() >= 0) ||
+        std::isinf(time.getValueAsDouble()))
       return op->emitError()
-             << "'remat.fixed_time_us' must be a non-negative float (a "
-                "measured time in microseconds), e.g. {remat.fixed_time_us "
-                "= 12.5 : f64}";
+             << "'remat.fixed_time_us' must be a finite non-negative float "
+                "(a measured time in microseconds), e.g. "
+                "{remat.fixed_time_us = 12.5 : f64}";
     return success();
   }
   if (name == WorkspaceBytesAttrHelper::getNameStr()) {

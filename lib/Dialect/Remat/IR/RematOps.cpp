@@ -10,6 +10,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpImplementation.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace remat;
 
@@ -26,8 +28,11 @@ LogicalResult OpaqueOp::verify() {
     return emitOpError() << "has unknown compute class '"
                          << getComputeClass() << "'; expected one of "
                          << remat::allComputeClassNames().data();
-  if (getFlops().convertToDouble() < 0)
-    return emitOpError() << "'flops' must be >= 0";
+  // `!(x >= 0)` catches NaN, which would make a replay look free and put
+  // "nan" into the JSON report.
+  if (double flops = getFlops().convertToDouble();
+      !(flops >= 0) || std::isinf(flops))
+    return emitOpError() << "'flops' must be a finite number >= 0";
   if ((getBytesRead() && static_cast<int64_t>(*getBytesRead()) < 0) ||
       (getBytesWritten() && static_cast<int64_t>(*getBytesWritten()) < 0))
     return emitOpError() << "'bytes_read' and 'bytes_written' must be >= 0";
