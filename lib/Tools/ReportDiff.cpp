@@ -203,6 +203,7 @@ constexpr const char *kSettingFields[] = {
     "budget_total_bytes",
     "exchange_rate_bytes_per_us",
     "budget_search_effort",
+    "schedule_plans",
     "allow_inexact_derivation",
     "preferences_dropped",
     "bans_lifted",

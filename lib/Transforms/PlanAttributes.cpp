@@ -248,6 +248,10 @@ LogicalResult recordPlan(FunctionOpInterface func,
     if (std::optional<double> gap = plan.optimalityGap())
       summary.push_back(builder.getNamedAttr("optimality_gap",
                                              builder.getF64FloatAttr(*gap)));
+    // A bound the time limit stopped depends on the machine's speed.
+    if (plan.lowerBound->lpStopped)
+      summary.push_back(builder.getNamedAttr("lower_bound_stopped",
+                                             builder.getBoolAttr(true)));
   }
   if (!request.policy.empty())
     summary.push_back(
@@ -259,10 +263,13 @@ LogicalResult recordPlan(FunctionOpInterface func,
     summary.push_back(
         builder.getNamedAttr("bans_lifted", builder.getBoolAttr(true)));
   // `optimal` starts from budget's plan, so the effort shapes it too.
-  if (plan.strategy == Strategy::Budget || plan.strategy == Strategy::Optimal)
+  if (plan.strategy == Strategy::Budget || plan.strategy == Strategy::Optimal) {
     summary.push_back(builder.getNamedAttr(
         "budget_search_effort",
         builder.getF64FloatAttr(request.budgetSearchEffort)));
+    summary.push_back(builder.getNamedAttr(
+        "schedule_plans", builder.getBoolAttr(request.schedulePlans)));
+  }
   if (plan.strategy == Strategy::MinCut)
     summary.push_back(builder.getNamedAttr(
         "exchange_rate_bytes_per_us",

@@ -418,6 +418,7 @@ void RematPlanPass::runOnOperation() {
   request.policy = policy.getValue();
   request.allowInexactDerivation = allowInexactDerivation;
   request.budgetSearchEffort = budgetSearchEffort;
+  request.schedulePlans = schedulePlans;
   for (FunctionOpInterface func : joint) {
     FailureOr<ImportedGraph *> imported =
         getOrBuildGraph(func, getAnalysisManager());

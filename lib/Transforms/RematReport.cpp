@@ -294,6 +294,10 @@ void writeJson(llvm::json::OStream &json, const FunctionReport &report) {
                      floatField(s, "budget_search_effort"));
     else
       json.attribute("budget_search_effort", nullptr);
+    if (s.get("schedule_plans"))
+      json.attribute("schedule_plans", boolField(s, "schedule_plans"));
+    else
+      json.attribute("schedule_plans", nullptr);
     // A certified lower bound on the total time of any plan of the
     // strategy's schedule class within the budget (`budget` only).
     auto optionalFloat = [&](StringRef key) {
@@ -308,6 +312,7 @@ void writeJson(llvm::json::OStream &json, const FunctionReport &report) {
     else
       json.attribute("lower_bound_kind", nullptr);
     optionalFloat("optimality_gap");
+    json.attribute("lower_bound_stopped", boolField(s, "lower_bound_stopped"));
     json.attributeArray("values", [&] {
       for (const ValueRow &row : report.values) {
         json.object([&] {
@@ -403,6 +408,9 @@ void writeText(llvm::raw_ostream &os, const FunctionReport &report) {
     if (s.get("optimality_gap"))
       os << llvm::format(", optimality gap %.3f%%",
                          100 * floatField(s, "optimality_gap"));
+    if (boolField(s, "lower_bound_stopped"))
+      os << "; its solver stopped at the time limit, so the result "
+            "depends on the machine's speed";
     os << "\n";
   }
   os << "  inexact derivation:  "
@@ -421,6 +429,9 @@ void writeText(llvm::raw_ostream &os, const FunctionReport &report) {
     else
       os << "0 (min-cut weighs saved bytes alone)\n";
   }
+  if (s.get("schedule_plans") && !boolField(s, "schedule_plans"))
+    os << "  schedules:           per-value decisions only "
+          "(schedule-plans=false)\n";
   if (s.get("budget_search_effort") &&
       floatField(s, "budget_search_effort") != 1)
     os << "  search effort:       "

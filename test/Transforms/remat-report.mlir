@@ -42,9 +42,11 @@
 // JSON-NEXT:     "bans_lifted": false,
 // JSON-NEXT:     "exchange_rate_bytes_per_us": 0,
 // JSON-NEXT:     "budget_search_effort": null,
+// JSON-NEXT:     "schedule_plans": null,
 // JSON-NEXT:     "lower_bound_time_us": null,
 // JSON-NEXT:     "lower_bound_kind": null,
 // JSON-NEXT:     "optimality_gap": null,
+// JSON-NEXT:     "lower_bound_stopped": false,
 // JSON-NEXT:     "values": [
 // JSON-NEXT:       {
 // JSON-NEXT:         "name": "%arg0",
@@ -131,6 +133,7 @@
 // BUDGET:      "lower_bound_time_us": {{[0-9.e+-]+}},
 // BUDGET-NEXT: "lower_bound_kind": "{{evaluate-once|backward-lp}}",
 // BUDGET-NEXT: "optimality_gap": {{[0-9.e+-]+}},
+// BUDGET-NEXT: "lower_bound_stopped": false,
 
 // BUDGET-TEXT: strategy:            budget
 // BUDGET-TEXT: lower bound:         {{[0-9.]+}} us total ({{evaluate-once|backward-lp}}), optimality gap {{[0-9.]+}}%

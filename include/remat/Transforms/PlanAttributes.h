@@ -34,6 +34,10 @@ struct PlanRequest {
   /// PlanOptions::budgetSearchEffort, recorded with `budget` and `optimal`
   /// plans so that a report says how to reproduce them.
   double budgetSearchEffort = 1;
+  /// PlanOptions::schedulePlans, recorded likewise: `false` keeps `budget`
+  /// to plans of per-value decisions, which changes both the plan and the
+  /// resolved budget of a fraction.
+  bool schedulePlans = true;
 };
 
 /// Writes `plan` onto the function `imported` was built from: per-result
