@@ -15,7 +15,9 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Location.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -167,21 +169,39 @@ std::optional<StringRef> locationName(Location loc) {
 
 /// Hands out unique names: the first holder of a name keeps it, later ones
 /// get `.1`, `.2`, ... so reports and remat-diff can match values by name.
+/// A suffixed name never takes one the function gives a value itself
+/// (`remat.name` or a location's name, `given`): with ops named `h`, `h`
+/// and `h.1`, the second `h` becomes `h.2`, so that `h.1` names what the
+/// user named so (in a policy too).
 class NameTable {
 public:
-  explicit NameTable(llvm::StringMap<ValueId> &taken) : taken(taken) {}
+  NameTable(llvm::StringMap<ValueId> &taken,
+            llvm::function_ref<void(llvm::StringSet<> &)> collectGiven)
+      : taken(taken), collectGiven(collectGiven) {}
   /// Reserves a unique name (the entry's key); the caller stores the id in
   /// the entry once the core assigned it.
   llvm::StringMapEntry<ValueId> &claim(StringRef base) {
     auto [entry, added] = taken.try_emplace(base, kNoId);
-    for (unsigned suffix = 1; !added; ++suffix)
-      std::tie(entry, added) =
-          taken.try_emplace((base + "." + Twine(suffix)).str(), kNoId);
+    if (added)
+      return *entry;
+    // Collisions are rare: the given names are gathered at the first.
+    if (!given) {
+      given.emplace();
+      collectGiven(*given);
+    }
+    for (unsigned suffix = 1; !added; ++suffix) {
+      std::string candidate = (base + "." + Twine(suffix)).str();
+      if (given->contains(candidate))
+        continue;
+      std::tie(entry, added) = taken.try_emplace(candidate, kNoId);
+    }
     return *entry;
   }
 
 private:
   llvm::StringMap<ValueId> &taken;
+  llvm::function_ref<void(llvm::StringSet<> &)> collectGiven;
+  std::optional<llvm::StringSet<>> given;
 };
 
 /// The printer's SSA names (`%arg0`, `%3`, `%cst`), numbered once per
@@ -227,7 +247,24 @@ FailureOr<std::unique_ptr<ImportedGraph>> buildGraph(FunctionOpInterface func,
   RematAttrNames rematAttrs(func->getContext());
   imported->valueByName = llvm::StringMap<ValueId>(
       block.getNumArguments() + block.getOperations().size());
-  NameTable names(imported->valueByName);
+  // Every name the function gives a value itself, as the loops below read
+  // them (remat.name, else the location's name).
+  auto collectGiven = [&](llvm::StringSet<> &given) {
+    for (BlockArgument arg : block.getArguments()) {
+      if (auto named = func.getArgAttrOfType<StringAttr>(
+              arg.getArgNumber(), RematDialect::NameAttrHelper::getNameStr()))
+        given.insert(named.getValue());
+      else if (std::optional<StringRef> name = locationName(arg.getLoc()))
+        given.insert(*name);
+    }
+    for (Operation &op : block) {
+      if (auto named = op.getAttrOfType<StringAttr>(rematAttrs.name))
+        given.insert(named.getValue());
+      else if (std::optional<StringRef> name = locationName(op.getLoc()))
+        given.insert(*name);
+    }
+  };
+  NameTable names(imported->valueByName, collectGiven);
   Graph &graph = imported->graph;
   size_t expectedValues =
       block.getNumArguments() + block.getOperations().size();
