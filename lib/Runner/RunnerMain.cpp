@@ -454,6 +454,11 @@ int runnerMain(int argc, char **argv) {
     return fail("--compare-devices and --compare=" + options.compare +
                 " cannot be combined: the first compares devices, the "
                 "second functions");
+  if (!options.partitioned.empty() && !options.compare.empty())
+    return fail("--check-partition and --compare=" + options.compare +
+                " cannot be combined: the first compares a joint function "
+                "with its partition, the second two functions; run them "
+                "one at a time");
   if (options.measureMemory && compile.device != Device::CPU)
     return fail("--measure-memory works with --device=cpu only: it counts "
                 "the heap allocations of remat-lower-to-cpu's host code "

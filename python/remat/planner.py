@@ -151,8 +151,11 @@ def fingerprint(*modules):
 
 class PlanWarning(UserWarning):
     """A warning of the planner's (an option that has no effect with the
-    strategy, a budget spelling whose meaning changed), as remat-opt prints
-    it."""
+    strategy, a budget spelling whose meaning changed, tags on backward
+    ops), as remat-opt prints it, with options spelled as this module's
+    keywords. A warning about the options that `check_options` issued is
+    not issued again in the process (a torch.compile backend checks its
+    options when it is made and again for every graph it plans)."""
 
 
 _INPUT_LOCATION = re.compile(r"^<remat input>:\d+:\d+: ")
@@ -161,21 +164,45 @@ _INPUT_LOCATION = re.compile(r"^<remat input>:\d+:\d+: ")
 _NO_JOINT_FUNCTION = "remat-plan: no function is marked as a joint training graph"
 
 
+# remat-plan's option spellings in its messages ("recompute-banned=allow")
+# -> the keywords a Python caller passes ("recompute_banned=allow").
+_OPTION_SPELLING = re.compile(r"\b(%s)=" % "|".join(
+    re.escape(cli) for cli in OPTIONS.values() if "-" in cli))
+_PYTHON_KEYWORD = {cli: key for key, cli in OPTIONS.items()}
+
+
+def _python_spelling(message):
+    """`message` with remat-plan's option names spelled as this module's
+    keyword arguments, so that advice such as "recompute-banned=allow"
+    reads as what a Python caller writes."""
+    return _OPTION_SPELLING.sub(
+        lambda match: _PYTHON_KEYWORD[match.group(1)] + "=", message)
+
+
 def _diagnostics(text, severity):
     """The messages of `text`'s diagnostics of `severity` ("error",
-    "warning"), without the location in the planner's input text."""
+    "warning"), without the location in the planner's input text, with
+    options spelled as Python keywords."""
     prefix = severity + ": "
     found = []
     for line in text.splitlines():
         line = _INPUT_LOCATION.sub("", line)
         if line.startswith(prefix):
-            found.append(line[len(prefix):])
+            found.append(_python_spelling(line[len(prefix):]))
     return found
 
 
-def _warn(diagnostics):
+# The warnings check_options issued: warnings about the options themselves,
+# which checking or planning with the same options again repeats word for
+# word; each is issued once per process (a backend checks its options when
+# it is made, then checks and plans them again for each graph).
+_option_warnings = set()
+
+
+def _warn(diagnostics, skip=()):
     for message in _diagnostics(diagnostics, "warning"):
-        warnings.warn(message, PlanWarning, stacklevel=4)
+        if message not in skip:
+            warnings.warn(message, PlanWarning, stacklevel=4)
 
 
 def check_options(**options):
@@ -188,12 +215,12 @@ def check_options(**options):
     found = _diagnostics(diagnostics, "error")
     errors = [e for e in found if not e.startswith(_NO_JOINT_FUNCTION)]
     if errors:
-        raise ValueError("; ".join(errors) + " (options as remat-plan spells "
-                         "them; in Python, _ for -)")
+        raise ValueError("; ".join(errors))
     if ok or not found:
         raise RuntimeError("remat-plan did not say whether it read the "
                            f"options: {diagnostics.strip() or 'no diagnostic'}")
-    _warn(diagnostics)
+    _warn(diagnostics, skip=_option_warnings)
+    _option_warnings.update(_diagnostics(diagnostics, "warning"))
 
 
 def plan_text(mlir_text, report_format="json", **options):
@@ -203,9 +230,9 @@ def plan_text(mlir_text, report_format="json", **options):
     ok, report, diagnostics, timing = _module().plan(
         mlir_text, option_string(**options), report_format)
     if not ok:
-        raise PlanError(diagnostics.strip() or "remat-plan failed without a "
-                        "diagnostic")
-    _warn(diagnostics)
+        raise PlanError(_python_spelling(diagnostics.strip()) or
+                        "remat-plan failed without a diagnostic")
+    _warn(diagnostics, skip=_option_warnings)
     return report, dict(timing)
 
 

@@ -171,9 +171,14 @@ class Emitter:
                                       for k, v in inherent.items()) + "}>"
         attrs = ""
         discardable = dict(discardable or {})
-        for tag in self.tags:
+        # Tags steer forward values only: on a backward op (a region's or
+        # PyTorch's recompute metadata reaches backward nodes too, and a
+        # higher-order call in backward) they do nothing, and remat-plan
+        # warns of them.
+        tags = [] if self.in_backward else self.tags
+        for tag in tags:
             discardable[tag] = None
-        if self.tags and self.tag_note:
+        if tags and self.tag_note:
             discardable["remat.tag_note"] = quoted(self.tag_note)
         if self.in_backward and not operands:
             # A constant a backward node makes (zeros like a gradient, a

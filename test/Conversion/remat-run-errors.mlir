@@ -26,6 +26,11 @@
 // RUN: remat-run %s --function=double --input=0:1 --perturb=0:2:0.5 | FileCheck %s --check-prefix=PERTURBED
 // PERTURBED: @double result 0 tensor<4xf32>: 2 2 3 2
 
+// --check-partition runs its own comparison; --compare beside it was
+// ignored without a word.
+// RUN: not remat-run %s --function=double --check-partition=%s --compare=triple 2>&1 | FileCheck %s --check-prefix=BOTH
+// BOTH: remat-run: error: --check-partition and --compare=triple cannot be combined: the first compares a joint function with its partition, the second two functions; run them one at a time
+
 // --format=hex prints C99 hex floats.
 // RUN: remat-run %s --function=double --input=0:0.75 --format=hex | FileCheck %s --check-prefix=HEX
 // HEX: @double result 0 tensor<4xf32>: 0x1.8p+0 0x1.8p+0 0x1.8p+0 0x1.8p+0

@@ -489,6 +489,10 @@ def budget_case():
               str(error.smallest_peak_bytes) in str(error),
               f"infeasible budget: raises naming the smallest peak "
               f"({error.smallest_peak_bytes} bytes)")
+        # Its advice names options as a Python caller spells them.
+        check("recompute_banned=allow" in str(error) and
+              "recompute-banned" not in str(error),
+              f"infeasible budget: advice in Python spelling: {error}")
     infos = []
     reference = compile_step(copy.deepcopy(module), pytorch_min_cut)(*inputs)
     with warnings.catch_warnings(record=True) as caught:
