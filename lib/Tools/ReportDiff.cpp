@@ -559,6 +559,18 @@ void printDiff(llvm::raw_ostream &os, const DiffResult &result) {
   if (allowed)
     os << ", " << allowed << " allowed by the allow file";
   os << "\n";
+  // An op's value without a name of its own is named by its SSA number,
+  // which an op added before it shifts: its "changes" may be a renumbering
+  // (an argument's %argN shifts only with the signature).
+  size_t numbered = llvm::count_if(result.changes, [](const Change &change) {
+    StringRef value = change.value;
+    return value.starts_with("%") && !value.starts_with("%arg");
+  });
+  if (numbered)
+    os << "remat-diff: note: " << numbered
+       << " change(s) are of values named by their SSA number (%N), which "
+          "an op added or removed before them shifts; name them "
+          "(remat.name or a location name) to compare them across edits\n";
 }
 
 } // namespace remat
