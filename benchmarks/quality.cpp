@@ -155,7 +155,8 @@ Point runPlanner(const GraphContext &context, Strategy strategy,
   options.strategy = strategy;
   if (budgetBytes)
     options.budget = MemoryBudget{MemoryBudget::Kind::Bytes, *budgetBytes, 0};
-  options.optimalTimeLimitSeconds = timeLimit;
+  if (strategy == Strategy::Optimal)
+    options.optimalTimeLimitSeconds = timeLimit;
   Point point;
   auto start = std::chrono::steady_clock::now();
   absl::StatusOr<Plan> plan = planRematerialization(context.graph, options);

@@ -621,8 +621,11 @@ absl::Status checkOptions(const PlanOptions &options) {
   }
   if (absl::Status target = validateTarget(options.target); !target.ok())
     return target;
-  if (!(options.optimalTimeLimitSeconds > 0) ||
-      std::isinf(options.optimalTimeLimitSeconds))
+  // Only `optimal` reads its limit (a caller planning another strategy may
+  // leave it 0).
+  if (options.strategy == Strategy::Optimal &&
+      (!(options.optimalTimeLimitSeconds > 0) ||
+       std::isinf(options.optimalTimeLimitSeconds)))
     return absl::InvalidArgumentError(
         absl::StrCat("optimal time limit ", options.optimalTimeLimitSeconds,
                      " s is not a positive finite number of seconds"));

@@ -361,10 +361,17 @@ TEST(ErrorMessages, OptionsSetThroughTheApi) {
       kInvalid,
       "target 'h100': allocation granularity is 0 bytes; it must be "
       "from 1 (no rounding) to 1073741824");
-  expectError(planWith([](PlanOptions &o) { o.optimalTimeLimitSeconds = -1; }),
+  expectError(planWith([](PlanOptions &o) {
+                o.strategy = Strategy::Optimal;
+                o.optimalTimeLimitSeconds = -1;
+              }),
               kInvalid,
               "optimal time limit -1 s is not a positive finite number of "
               "seconds");
+  // Only `optimal` reads its limit: another strategy plans whatever it is
+  // (remat-bench-quality leaves it 0).
+  EXPECT_TRUE(
+      planWith([](PlanOptions &o) { o.optimalTimeLimitSeconds = 0; }).ok());
   expectError(planWith([](PlanOptions &o) {
                 o.schedulePlans = false;
                 o.decisionGroups = {{}};
