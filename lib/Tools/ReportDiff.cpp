@@ -66,6 +66,8 @@ StringRef toString(ChangeKind kind) {
     return "total-peak-memory";
   case ChangeKind::Setting:
     return "setting";
+  case ChangeKind::Derivation:
+    return "derivation";
   }
   return "?";
 }
@@ -73,7 +75,7 @@ StringRef toString(ChangeKind kind) {
 namespace {
 
 std::optional<ChangeKind> parseChangeKind(StringRef text) {
-  for (int kind = 0; kind <= static_cast<int>(ChangeKind::Setting); ++kind)
+  for (int kind = 0; kind <= static_cast<int>(ChangeKind::Derivation); ++kind)
     if (toString(static_cast<ChangeKind>(kind)) == text)
       return static_cast<ChangeKind>(kind);
   return std::nullopt;
@@ -187,6 +189,8 @@ struct ValueFacts {
   /// For arguments: "backward", "recomputation" or "none" (empty in reports
   /// written before remat-report listed it).
   std::string readBy;
+  /// For a derived value: its rule and sources ("subtract from out, mlpwo").
+  std::string derivation;
   std::vector<int64_t> shape;
   int64_t bytes = 0;
   std::vector<std::string> tags;
@@ -350,6 +354,14 @@ private:
       if (const llvm::json::Array *shape = valueObject->getArray("shape"))
         for (const llvm::json::Value &dim : *shape)
           fact.shape.push_back(dim.getAsInteger().value_or(-1));
+      if (const llvm::json::Array *sources =
+              valueObject->getArray("derived_from")) {
+        fact.derivation =
+            valueObject->getString("derivation").value_or("?").str() + " from";
+        for (const llvm::json::Value &source : *sources)
+          fact.derivation += (&source == &sources->front() ? " " : ", ") +
+                             source.getAsString().value_or("?").str();
+      }
       if (const llvm::json::Array *tags = valueObject->getArray("tags"))
         for (const llvm::json::Value &tag : *tags)
           if (std::optional<StringRef> text = tag.getAsString())
@@ -467,6 +479,12 @@ void compareFunction(const FunctionFacts &before, const FunctionFacts &after,
       add(ChangeKind::Decision, old.name, old.decision, now->decision,
           !why.empty(), why);
     }
+    // Another rule or other sources: the memory and time it costs are
+    // judged above, with the plan's.
+    if (old.decision == "derive" && now->decision == "derive" &&
+        old.derivation != now->derivation)
+      add(ChangeKind::Derivation, old.name, old.derivation, now->derivation,
+          false, "derived otherwise");
     // A plan that recomputes more reads more inputs in backward: it shows
     // in peak memory and recompute time, which are judged above.
     if (old.isArgument() && now->isArgument() && !old.readBy.empty() &&

@@ -46,6 +46,7 @@ enum class ChangeKind {
   InputReadBy,     // which part of backward reads an argument: information
   TotalPeakMemory, // with inputs, parameters, tangents: as peak-memory
   Setting,         // a planner setting (policy, budget, ...): information
+  Derivation, // a derived value derived otherwise (rule, sources): information
 };
 /// The spelling used in the table and in allow files, e.g. "peak-memory".
 llvm::StringRef toString(ChangeKind kind);
