@@ -356,11 +356,12 @@ private:
           fact.shape.push_back(dim.getAsInteger().value_or(-1));
       if (const llvm::json::Array *sources =
               valueObject->getArray("derived_from")) {
-        fact.derivation =
-            valueObject->getString("derivation").value_or("?").str() + " from";
+        std::vector<std::string> names;
         for (const llvm::json::Value &source : *sources)
-          fact.derivation += (&source == &sources->front() ? " " : ", ") +
-                             source.getAsString().value_or("?").str();
+          names.push_back(source.getAsString().value_or("?").str());
+        fact.derivation =
+            valueObject->getString("derivation").value_or("?").str() +
+            " from " + llvm::join(names, ", ");
       }
       if (const llvm::json::Array *tags = valueObject->getArray("tags"))
         for (const llvm::json::Value &tag : *tags)
