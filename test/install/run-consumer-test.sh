@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs remat from BUILD_DIR into a fresh prefix, then configures, builds
 # and runs test/install (a project outside remat's build that only calls
-# find_package(MLIRRemat)), and checks what it and the installed remat-opt
+# find_package(MLIRRemat)) and test/install/core (the MLIR-free core alone,
+# with MLIR hidden), and checks what they and the installed remat-opt
 # print. Registered with ctest as `install-consumer`.
 #
 #   test/install/run-consumer-test.sh BUILD_DIR
@@ -42,9 +43,39 @@ if ! cmake --build "$consumer" >"$work/build.log" 2>&1; then
   exit 1
 fi
 
+# The MLIR-free core alone, with MLIR and LLVM hidden from find_package: the
+# package must not look for them when only `Core` is asked for.
+core_consumer=$work/core-build
+cmake -G Ninja -S "$here/core" -B "$core_consumer" \
+  -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_DISABLE_FIND_PACKAGE_MLIR=ON \
+  -DCMAKE_DISABLE_FIND_PACKAGE_LLVM=ON \
+  -DCMAKE_CXX_COMPILER="$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")" \
+  >"$work/core-configure.log" 2>&1 || {
+  cat "$work/core-configure.log" >&2
+  echo "install-consumer: configuring the core-only consumer failed" >&2
+  exit 1
+}
+if ! cmake --build "$core_consumer" >"$work/core-build.log" 2>&1; then
+  cat "$work/core-build.log" >&2
+  echo "install-consumer: building the core-only consumer against the package failed" >&2
+  exit 1
+fi
+# A component the package lacks: the search fails and names the real ones.
+if cmake -G Ninja -S "$here/core" -B "$work/bogus-build" \
+    -DCMAKE_PREFIX_PATH="$prefix" "-DREMAT_CONSUMER_COMPONENTS=Core;Bogus" \
+    >"$work/bogus-configure.log" 2>&1; then
+  echo "install-consumer: find_package(MLIRRemat COMPONENTS Bogus) succeeded" >&2
+  exit 1
+fi
+
 output=$("$consumer/remat-consumer")
 output+=$'\n'$("$consumer/remat-consumer-report-diff")
 output+=$'\n'$("$consumer/remat-consumer-tool-support")
+output+=$'\n'$("$core_consumer/remat-core-consumer")
+output+=$'\n'$(grep -o "MLIRRemat has no component 'Bogus'; its components are Core" \
+  "$work/bogus-configure.log" | head -n1)
 # The installed tools start from the prefix (they find libMLIR.so through
 # their RUNPATH, not through the build tree).
 output+=$'\n'$("$prefix/bin/remat-opt" --version | grep -m1 -o "LLVM version [0-9]*")
@@ -58,6 +89,11 @@ expected=(
   "rejected: contradictory tags: 'remat.never_recompute' forbids recomputation but 'remat.must_recompute' requires it; remove one of them"
   "report-diff: parsePercent(2.5%) = 2.500000e+00"
   "tool-support: diagnostic options registered"
+  "core: x input"
+  "core: y recompute"
+  "core: z not-needed"
+  "core: refused: op 0 'exp' (remat.exp) reads value 4 'dx', produced by op 2 'exp_bwd' (remat.mul), which comes later; ops must be in a topological order (operands defined before use)"
+  "MLIRRemat has no component 'Bogus'; its components are Core"
   "LLVM version 22"
 )
 status=0
