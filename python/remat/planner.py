@@ -72,6 +72,17 @@ def _budget_text(value):
                     f"{type(value).__name__}")
 
 
+def _flag_text(key, value):
+    """`true` or `false` for a flag given as a bool, 0 / 1 or the strings
+    remat-plan takes; anything else is refused (before 2026-12-07 any value
+    was read by its truth, so the string "false" switched the flag on)."""
+    if isinstance(value, bool) or (isinstance(value, int) and value in (0, 1)):
+        return "true" if value else "false"
+    if isinstance(value, str) and value.lower() in ("true", "false", "1", "0"):
+        return "true" if value.lower() in ("true", "1") else "false"
+    raise TypeError(f"{key}: expected True or False, got {value!r}")
+
+
 def _groups_text(groups):
     """`a,a.1;b,b.1` from [["a", "a.1"], ["b", "b.1"]] (decision_groups)."""
     texts = []
@@ -102,7 +113,7 @@ def option_string(**options):
         if key == "memory_budget":
             value = _budget_text(value)
         elif key in ("allow_inexact_derivation", "schedule_plans"):
-            value = "true" if value else "false"
+            value = _flag_text(key, value)
         elif key == "decision_groups" and not isinstance(value, str):
             value = _groups_text(value)
         elif key == "budget_search_effort":

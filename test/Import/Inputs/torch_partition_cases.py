@@ -536,6 +536,7 @@ def budget_case():
                 {"budget": 0.5}, {"on_infeasible": "ignore"},
                 {"random_ops": "sometimes"}, {"budget_search_effort": 0},
                 {"budget_search_effort": "4"}, {"decision_groups": "a,b"},
+                {"allow_inexact_derivation": "yes"}, {"schedule_plans": 2},
                 # What only the planner reads (a fallback to PyTorch's
                 # partition at the first step before remat.check_options).
                 {"strategy": "budget"}, {"target": "gpu"},
@@ -550,6 +551,12 @@ def budget_case():
                 check(False, f"bad option {bad}: raised")
             except (TypeError, ValueError) as error:
                 check(True, f"bad option {bad}: {type(error).__name__}: {error}")
+    # A flag spelled as remat-plan spells it means what it says (the string
+    # "false" was read by its truth, as true, before 2026-12-07).
+    for spelled, meant in (("false", "false"), ("True", "true"), (0, "false")):
+        text = remat.option_string(allow_inexact_derivation=spelled)
+        check(text == f"allow-inexact-derivation={meant}",
+              f"allow_inexact_derivation={spelled!r}: {text}")
 
 
 def report_case():
