@@ -6,6 +6,8 @@ given inputs, a graph or budget remat refuses) is one line on stderr,
 traceback. REMAT_TRACEBACK=1 shows the traceback of user errors too.
 """
 
+import importlib
+import inspect
 import os
 import sys
 
@@ -33,6 +35,30 @@ def run(prog, main, argv=None, user_errors=()):
             raise
         print(f"{prog}: error: {_one_line(error)}", file=sys.stderr)
         return 1
+
+
+def call_factory(parser, spec):
+    """What the factory `spec` (`MODULE:FACTORY`) returns. A factory that
+    cannot be loaded or needs arguments is a mistake in the arguments
+    (`parser.error`, status 2); one that raises is the user's code failing
+    (UserError with its error in one line, status 1)."""
+    module_name, factory_name = spec.split(":", 1)
+    try:
+        factory = getattr(importlib.import_module(module_name), factory_name)
+    except (ImportError, AttributeError) as error:
+        parser.error(f"cannot load {spec}: {error}")
+    try:
+        inspect.signature(factory).bind()
+    except TypeError as error:
+        parser.error(f"{spec}() cannot be called without arguments: "
+                     f"{error}; give a factory function that builds the model")
+    except ValueError:
+        pass  # no signature to check (a builtin): the call says
+    try:
+        return factory()
+    except Exception as error:  # the user's code: its error, in one line
+        raise UserError(
+            f"{spec}() raised {type(error).__name__}: {error}") from error
 
 
 def check_output_folders(parser, *outputs):

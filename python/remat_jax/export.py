@@ -27,7 +27,6 @@ REMAT_TRACEBACK=1 shows the traceback.
 """
 
 import argparse
-import importlib
 import sys
 import warnings
 
@@ -42,7 +41,7 @@ PROG = "python -m remat_jax.export"
 SIZES = ("batch", "seq", "dim", "heads", "hidden", "layers")
 
 
-def _build(args):
+def _build(parser, args):
     if args.model in MODELS:
         sizes = {k: getattr(args, k) for k in SIZES
                  if getattr(args, k) is not None}
@@ -51,17 +50,12 @@ def _build(args):
         try:
             return MODELS[args.model](**sizes)
         except TypeError as error:
-            raise UserError(f"model '{args.model}' does not take these "
-                            f"options: {error}") from None
+            parser.error(f"model '{args.model}' does not take these options: "
+                         f"{error}")
     if ":" not in args.model:
-        raise UserError(f"'{args.model}' is neither a built-in model ("
-                        f"{', '.join(MODELS)}) nor MODULE:FACTORY")
-    module_name, factory_name = args.model.split(":", 1)
-    try:
-        factory = getattr(importlib.import_module(module_name), factory_name)
-    except (ImportError, AttributeError) as error:
-        raise UserError(f"cannot load {args.model}: {error}") from None
-    made = factory()
+        parser.error(f"'{args.model}' is neither a built-in model ("
+                     f"{', '.join(MODELS)}) nor MODULE:FACTORY")
+    made = remat.cli.call_factory(parser, args.model)
     if isinstance(made, Model):
         return made
     if isinstance(made, tuple) and len(made) == 2:
@@ -118,7 +112,7 @@ def main(argv=None):
     if planner and not args.plan:
         parser.error("--" + next(iter(planner)).replace("_", "-") +
                      " is a planner option: add --plan")
-    model = _build(args)
+    model = _build(parser, args)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:

@@ -187,32 +187,44 @@ class Function:
                     self.named_shapes[name] = value.named_shape or value.shape
         return report_names
 
-    def tag_unnamed_forward_ops(self, also=()):
+    def tag_unnamed_forward_ops(self, also=(), keep=()):
         """Tags every forward op without a checkpoint name
         `remat.must_recompute`, so that a plan saves only named values (and
         arguments): all that a JAX name policy can save; so are the ops of
         the values whose checkpoint name is in `also` (every instance of
-        those names is recomputed). Ops producing function results are left
+        those names is recomputed). The ops of the values whose checkpoint
+        name is in `keep` are tagged `remat.never_recompute` (every
+        instance of those names is saved where backward needs it, also to
+        replay another value). Ops producing function results are left
         alone (they are live anyway)."""
         backward = self.backward_ops()
         returned = {id(v) for v in self.returned}
-        also = set(also)
+        also, keep = set(also), set(keep)
         for op in self.ops:
             if id(op) in backward or any(id(v) in returned
                                          for v in op.results):
                 continue
+            tag = "remat.must_recompute"
             if op.name is None:
                 note = ("set by remat_jax: it has no checkpoint_name, and a "
                         "JAX name policy saves only named values")
             else:
                 tied = next((v.checkpoint for v in op.results
                              if v.checkpoint in also), None)
-                if tied is None:
+                kept = next((v.checkpoint for v in op.results
+                             if v.checkpoint in keep), None)
+                if tied is not None:
+                    note = (f"set by remat_jax: a plan saved only some "
+                            f"instances of checkpoint name {tied}, which a "
+                            "name policy cannot express")
+                elif kept is not None:
+                    tag = "remat.never_recompute"
+                    note = (f"set by remat_jax: a plan saved some instances "
+                            f"of checkpoint name {kept}, and a name policy "
+                            "saves every instance")
+                else:
                     continue
-                note = (f"set by remat_jax: a plan saved only some instances "
-                        f"of checkpoint name {tied}, which a name policy "
-                        "cannot express")
-            op.tags.append("remat.must_recompute")
+            op.tags.append(tag)
             op.tag_note = note
         self._unkeep_unnamed_results(backward, returned)
 

@@ -65,7 +65,7 @@ class JaxExport:
 
 def export(fn, *example_args, param_argnums=(0,), function_name="joint",
            recompute_unnamed=False, warn=True, scan="unroll",
-           recompute_names=()) -> JaxExport:
+           recompute_names=(), save_names=()) -> JaxExport:
     """The joint graph of `fn(*example_args)`.
 
     Arguments whose positions are in `param_argnums` are parameters (a
@@ -90,7 +90,9 @@ def export(fn, *example_args, param_argnums=(0,), function_name="joint",
     `checkpoint_name` `remat.must_recompute`, so that a plan saves nothing
     a JAX name policy could not save (remat_jax.plan does this); with it,
     the values whose checkpoint name is in `recompute_names` are tagged
-    too (every instance of such a name is recomputed).
+    too (every instance of such a name is recomputed), and those whose name
+    is in `save_names` are tagged `remat.never_recompute` (every instance
+    is saved where backward needs it).
 
     StableHLO ops without a typed remat equivalent become `remat.opaque`
     with a FLOP estimate and a compute class; `warn` lists them in a
@@ -107,7 +109,7 @@ def export(fn, *example_args, param_argnums=(0,), function_name="joint",
     else:
         traced, info = body
     exported = _convert(traced, function_name, recompute_unnamed, info,
-                        recompute_names)
+                        recompute_names, save_names)
     if exported.opaque and warn:
         warnings.warn("remat_jax: StableHLO ops without a typed remat "
                       "equivalent, exported as remat.opaque with estimated "
@@ -117,7 +119,7 @@ def export(fn, *example_args, param_argnums=(0,), function_name="joint",
 
 
 def _convert(traced, function_name, recompute_unnamed, scan,
-             recompute_names=()):
+             recompute_names=(), save_names=()):
     """A traced joint function (trace.TracedJoint) as a JaxExport."""
     converter = Converter(traced.module, function_name)
     function = converter.run([(a.label, a.role) for a in traced.arguments],
@@ -125,7 +127,8 @@ def _convert(traced, function_name, recompute_unnamed, scan,
     function.remove_dead_ops()
     names = function.assign_names()
     if recompute_unnamed:
-        function.tag_unnamed_forward_ops(also=recompute_names)
+        function.tag_unnamed_forward_ops(also=recompute_names,
+                                         keep=save_names)
     text = function.text()
     report_names = dict(zip(map(id, function.arguments),
                             function.argument_names))

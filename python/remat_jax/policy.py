@@ -25,6 +25,8 @@ scan unrolled instead.
 """
 
 import functools
+import inspect
+import warnings
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
@@ -32,7 +34,8 @@ import jax
 
 import remat
 from remat_jax.joint import JaxExport, export
-from remat_jax.trace import checkpoint_scan_body, keywords_last, leaf_spec
+from remat_jax.trace import (argument_names, checkpoint_scan_body,
+                             keywords_last, leaf_spec)
 
 # Decisions that keep a value away from the saved set although backward
 # reads it.
@@ -87,9 +90,12 @@ class Plan:
     export: JaxExport
     scan: Optional[ScanPlan] = None
     # Checkpoint names remat_jax.plan made recomputed in every instance,
-    # because `budget` saved them in some places only (a name policy saves
-    # every instance of a name or none).
+    # because a plan under a memory budget saved them in some places only (a
+    # name policy saves every instance of a name or none).
     tied: List[str] = field(default_factory=list)
+    # The same without a budget: checkpoint names remat_jax.plan made saved
+    # in every instance backward needs (as the name policy would save them).
+    kept: List[str] = field(default_factory=list)
 
     def saved_names(self):
         """The checkpoint names of the values the plan saves (sorted)."""
@@ -108,8 +114,13 @@ class Plan:
                         (" per iteration" if self.scan else ""))
         names = ", ".join(self.saved_names()) or "none"
         if self.tied:
-            names += ("; recomputed in every instance, because budget saved "
-                      "them in some only: " + ", ".join(self.tied))
+            names += ("; recomputed in every instance, because the plan "
+                      "under the budget saved them in some only: " +
+                      ", ".join(self.tied))
+        if self.kept:
+            names += ("; saved in every instance, because the plan saved "
+                      "them in some only and a name policy saves every "
+                      "instance: " + ", ".join(self.kept))
         ops = self.export.mlir.count(' = "remat.')
         if self.scan is None:
             return "\n".join([
@@ -255,25 +266,69 @@ def plan(fn, *example_args, param_argnums=(0,), recompute_unnamed=True,
     _require_policy_string(options.get("policy"))
     if recompute_unnamed:
         _refuse_unnamed_policy(options.get("policy"))
-    tied = set()
+    planned = _plan_tied(fn, example_args, param_argnums, recompute_unnamed,
+                         scan, options)
+    body = planned.export.scan
+    if recompute_unnamed and not planned.export.checkpoint_names:
+        planned_what = (f"the body of the lax.scan at {body.where}" if body
+                        else getattr(fn, "__name__", "the function"))
+        warnings.warn(
+            f"remat_jax: {planned_what} names no "
+            "value with jax.ad_checkpoint.checkpoint_name, and a JAX name "
+            "policy saves only named values, so the plan saves nothing and "
+            "backward recomputes every intermediate value "
+            f"(nothing_saveable), whatever the strategy "
+            f"({planned.report.strategy}); name the values worth keeping "
+            "(checkpoint_name(x @ w, \"proj\")), or plan with "
+            "recompute_unnamed=False to see remat's plan without that limit",
+            remat.PlanWarning, stacklevel=2)
+    if scan is None and body is not None and body.outside_names:
+        names = sorted(set(body.outside_names))
+        warnings.warn(
+            f"remat_jax: planned only the body of the lax.scan at "
+            f"{body.where} (scan-body mode, the default for a function with "
+            f"a lax.scan); {len(body.outside_names)} named value(s) outside "
+            f"it ({', '.join(names[:8])}{', ...' if len(names) > 8 else ''}) "
+            "are left to JAX's autodiff, which saves what it needs of them; "
+            "pass scan=\"unroll\" to plan the whole function, or "
+            "scan=\"body\" to say this is meant",
+            remat.PlanWarning, stacklevel=2)
+    return planned
+
+
+def _plan_tied(fn, example_args, param_argnums, recompute_unnamed, scan,
+               options):
+    """plan()'s planning: the export and plan, again with the names a plan
+    splits tied, until none is."""
+    # A plan decides each value alone, and may save a name in some layers
+    # but compute it again in others (`budget` by its search; any strategy
+    # when the last layer's value is read only to replay an unnamed one),
+    # which no name policy expresses: plan again with every instance of
+    # such a name recomputed under a memory budget (less memory, so still
+    # within it), else saved (what the name policy of the plan's names
+    # would save), until none is split. A policy the user gave that names
+    # instances (`save_only_these_names:h.1`) is theirs: policy() refuses
+    # the plan instead, saying why.
+    tied, kept = set(), set()
+    ties = tied if options.get("memory_budget") is not None else kept
+    may_tie = recompute_unnamed and (options.get("policy") is None or
+                                     options.get("strategy") == "budget")
     while True:
         exported = export(fn, *example_args, param_argnums=param_argnums,
                           recompute_unnamed=recompute_unnamed, warn=False,
-                          scan=scan, recompute_names=sorted(tied))
+                          scan=scan, recompute_names=sorted(tied),
+                          save_names=sorted(kept))
         planned = plan_export(exported, recompute_unnamed=recompute_unnamed,
                               **dict(options))
-        planned.tied = sorted(tied)
-        # `budget` decides each value alone, and may save a name in some
-        # layers but not in others, which no name policy expresses: plan
-        # again with every instance of such a name recomputed (less memory,
-        # so still within the budget), until none is split.
-        if not recompute_unnamed or options.get("strategy") != "budget":
+        planned.tied, planned.kept = sorted(tied), sorted(kept)
+        if not may_tie:
             return planned
-        split = _split_names(planned.report, exported.checkpoint_names,
-                             exported.operands, exported.argument_views)
-        if not split:
+        split = set(_split_names(planned.report, exported.checkpoint_names,
+                                 exported.operands, exported.argument_views))
+        if not split - ties:
+            # Nothing split, or a tie that did not hold: policy() says why.
             return planned
-        tied |= set(split)
+        ties |= split
 
 
 def decision_groups(exported):
@@ -404,7 +459,7 @@ def policy(report_or_plan):
 
 
 def checkpoint(fn, *, param_argnums=(0,), prevent_cse=None, scan=None,
-               **options):
+               static_argnums=(), static_argnames=(), **options):
     """`jax.checkpoint(fn, policy=policy(plan(fn, *args, **options)))`,
     planned once per argument shapes and dtypes, at the first call.
 
@@ -420,28 +475,47 @@ def checkpoint(fn, *, param_argnums=(0,), prevent_cse=None, scan=None,
     merging the recomputation with the forward pass; MaxText passes
     prevent_cse=not scan_layers).
 
+    `static_argnums` / `static_argnames` are jax.checkpoint's: those
+    arguments (a Python int such as a layer count, Flax's `train=True`, a
+    callable) are not traced; each distinct value (hashable, as in JAX)
+    gets its own plan. `param_argnums` count all positional arguments,
+    static ones included.
+
     The returned function has `plan(*args, **kwargs)`, the Plan it uses
     for those arguments. Arguments may be tracers (inside jax.grad or
     jax.jit) or Python scalars: planning needs only their shapes and dtypes.
-    Keyword arguments are arguments as in jax.checkpoint (traced, not
-    static), planned after the positional ones."""
+    Other keyword arguments are arguments as in jax.checkpoint (traced),
+    planned after the positional ones. The options are checked here, not
+    at the first call: TypeError / ValueError as remat.plan raises them."""
+    static_argnums = _static_indices(static_argnums)
+    static_argnames = _static_names(static_argnames)
+    _require_policy_string(options.get("policy"))
+    if options.get("recompute_unnamed", True):
+        _refuse_unnamed_policy(options.get("policy"))
+    remat.check_options(**{key: value for key, value in options.items()
+                           if key != "recompute_unnamed"})
     plans, bodies = {}, {}
 
     def planned(args, kwargs):
-        """(key, fn with keywords last, arguments, their specs)."""
+        """(key, fn with static arguments bound and keywords last,
+        arguments, their specs, param_argnums among them)."""
+        bound, args, kwargs, statics, params = _bind_static(
+            fn, args, kwargs, static_argnums, static_argnames, param_argnums)
         keywords = tuple(sorted(kwargs))
         values = tuple(args) + tuple(kwargs[k] for k in keywords)
+        _require_array_leaves(values, argument_names(bound, len(args)) +
+                              list(keywords))
         leaves, tree = jax.tree_util.tree_flatten(values)
         specs = [leaf_spec(x, f"leaf {i}") for i, x in enumerate(leaves)]
         key = (len(args), keywords, tree,
-               tuple((s.shape, str(s.dtype)) for s in specs))
-        return (key, keywords_last(fn, len(args), keywords), values,
-                jax.tree_util.tree_unflatten(tree, specs))
+               tuple((s.shape, str(s.dtype)) for s in specs), statics)
+        return (key, keywords_last(bound, len(args), keywords), values,
+                jax.tree_util.tree_unflatten(tree, specs), params)
 
     def plan_for(*args, **kwargs):
-        key, call, _, specs = planned(args, kwargs)
+        key, call, _, specs, params = planned(args, kwargs)
         if key not in plans:
-            plans[key] = plan(call, *specs, param_argnums=param_argnums,
+            plans[key] = plan(call, *specs, param_argnums=params,
                               scan=scan, **options)
         return plans[key]
 
@@ -449,7 +523,7 @@ def checkpoint(fn, *, param_argnums=(0,), prevent_cse=None, scan=None,
     def wrapped(*args, **kwargs):
         chosen_plan = plan_for(*args, **kwargs)
         chosen = policy(chosen_plan)
-        key, call, values, specs = planned(args, kwargs)
+        key, call, values, specs, _ = planned(args, kwargs)
         if chosen_plan.scan is None:
             return jax.checkpoint(call, policy=chosen, prevent_cse=(
                 True if prevent_cse is None else prevent_cse))(*values)
@@ -460,3 +534,85 @@ def checkpoint(fn, *, param_argnums=(0,), prevent_cse=None, scan=None,
 
     wrapped.plan = plan_for
     return wrapped
+
+
+def _static_indices(argnums):
+    """static_argnums as a tuple of ints (an int or an iterable of them)."""
+    argnums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+    if not all(isinstance(i, int) and not isinstance(i, bool)
+               for i in argnums):
+        raise TypeError(f"static_argnums={argnums!r}: expected an int or a "
+                        "tuple of ints, as for jax.checkpoint")
+    return argnums
+
+
+def _static_names(argnames):
+    """static_argnames as a tuple of strings (a str or an iterable)."""
+    argnames = (argnames,) if isinstance(argnames, str) else tuple(argnames)
+    if not all(isinstance(name, str) for name in argnames):
+        raise TypeError(f"static_argnames={argnames!r}: expected a str or a "
+                        "tuple of str, as for jax.checkpoint")
+    return argnames
+
+
+def _bind_static(fn, args, kwargs, argnums, argnames, param_argnums):
+    """(fn with the static arguments of this call bound, the other
+    positional arguments, the other keyword arguments, a hashable key of
+    the static values, param_argnums among the remaining positions)."""
+    if not argnums and not argnames:
+        return fn, args, kwargs, (), param_argnums
+    count = len(args)
+    positions = set()
+    for index in argnums:
+        if not -count <= index < count:
+            raise ValueError(f"static_argnums={argnums!r}: this call passes "
+                             f"{count} positional argument(s)")
+        positions.add(index % count)
+    positions = sorted(positions)
+    overlap = [i for i in param_argnums if i % max(count, 1) in positions]
+    if overlap:
+        raise ValueError(f"param_argnums {tuple(param_argnums)} and "
+                         f"static_argnums {argnums!r} share position(s) "
+                         f"{overlap}: parameters are arrays to differentiate, "
+                         "static arguments are not traced")
+    fixed = [(i, args[i]) for i in positions]
+    named = {k: kwargs[k] for k in argnames if k in kwargs}
+    statics = (tuple(fixed), tuple(sorted(named.items())))
+    try:
+        hash(statics)
+    except TypeError as error:
+        raise TypeError("remat_jax.checkpoint: a static argument must be "
+                        f"hashable, as for jax.checkpoint ({error})") from None
+    rest = [a for i, a in enumerate(args) if i not in positions]
+
+    def bound(*values, **keywords):
+        full = list(values)
+        for index, value in fixed:
+            full.insert(index, value)
+        return fn(*full, **keywords, **named)
+
+    bound.__name__ = getattr(fn, "__name__", "fn")
+    names = argument_names(fn, count)
+    bound.__signature__ = inspect.Signature(
+        [inspect.Parameter(name, inspect.Parameter.POSITIONAL_ONLY)
+         for index, name in enumerate(names) if index not in positions])
+    params = tuple(i - sum(1 for p in positions if p < i % count)
+                   for i in (i % count for i in param_argnums if i < count))
+    return (bound, tuple(rest),
+            {k: v for k, v in kwargs.items() if k not in named}, statics,
+            params)
+
+
+def _require_array_leaves(values, names):
+    """TypeError naming the argument when one holds something JAX cannot
+    trace (a callable, a string, None is fine: it has no leaves)."""
+    for name, value in zip(names, values):
+        for leaf in jax.tree_util.tree_leaves(value):
+            if isinstance(leaf, (int, float, bool, complex)) or (
+                    hasattr(leaf, "shape") and hasattr(leaf, "dtype")):
+                continue
+            raise TypeError(
+                f"remat_jax.checkpoint: argument {name} holds a "
+                f"{type(leaf).__name__}, which JAX cannot trace; pass it as a "
+                "static argument (static_argnums / static_argnames, as for "
+                "jax.checkpoint) or bind it with functools.partial")

@@ -147,11 +147,11 @@ def keywords_last(fn, count, keywords):
     call.__name__ = getattr(fn, "__name__", "fn")
     call.__signature__ = inspect.Signature(
         [inspect.Parameter(name, inspect.Parameter.POSITIONAL_ONLY)
-         for name in _argument_names(fn, count) + list(keywords)])
+         for name in argument_names(fn, count) + list(keywords)])
     return call
 
 
-def _argument_names(fn, count):
+def argument_names(fn, count):
     """The names of fn's first `count` positional parameters, for labels."""
     try:
         parameters = list(inspect.signature(fn).parameters.values())
@@ -180,7 +180,7 @@ def _flatten_arguments(fn, example_args, param_argnums):
         if not 0 <= index < count:
             raise ExportError(f"param_argnums names argument {index}, but the "
                               f"function is called with {count} argument(s)")
-    roots = _argument_names(fn, count)
+    roots = argument_names(fn, count)
     arguments, specs, primal_trees = [], [], []
     for position, (root, value) in enumerate(zip(roots, example_args)):
         leaves, tree = jax.tree_util.tree_flatten_with_path(value)
@@ -283,6 +283,7 @@ _HIDING = {
                              "the custom rule, not the scan's)",
     "checkpoint": "a jax.checkpoint (it already decides what is saved)",
     "remat": "a jax.checkpoint (it already decides what is saved)",
+    "remat2": "a jax.checkpoint (it already decides what is saved)",
     "scan": "the body of another lax.scan (a nested scan)",
     "while": "a lax.while_loop",
     "cond": "a lax.cond",
@@ -298,6 +299,8 @@ class ScanBody:
     num_carry: int
     num_xs: int
     reverse: bool
+    # Checkpoint names on values computed outside the scan (not planned).
+    outside_names: tuple = ()
 
     @property
     def carry_arguments(self):
@@ -382,12 +385,26 @@ def _find_scans(jaxpr, env, path, found, hidden):
                     break
 
 
+def _names_outside_scans(jaxpr):
+    """The checkpoint names in `jaxpr` outside every lax.scan, in order."""
+    names = []
+    for eqn in jaxpr.eqns:
+        if eqn.primitive.name == "name":
+            names.append(eqn.params["name"])
+        elif eqn.primitive.name != "scan":
+            for sub in _subjaxprs(eqn):
+                names += _names_outside_scans(sub)
+    return names
+
+
 def _top_level_scan(closed):
     """The one top-level scan of a traced function (None if it has no scan
     at all); ExportError when scan="body" cannot plan its scans."""
     found, hidden = [], []
     env = {v: i for i, v in enumerate(closed.jaxpr.invars)}
     _find_scans(closed.jaxpr, env, (), found, hidden)
+    mode = ("scan-body mode (scan=\"body\", the default for a function "
+            "with a lax.scan)")
     advice = ("; use scan=\"unroll\" (--scan unroll) to plan the whole "
               "function with every scan unrolled")
     if hidden:
@@ -397,20 +414,20 @@ def _top_level_scan(closed):
         outer = _user_where(wrapper)
         raise ExportError(f"the lax.scan at {_user_where(scan) or _where(scan)} "
                           f"is inside {what}" + (f" at {outer}" if outer else "") +
-                          ": scan=\"body\" plans the body of a top-level scan "
-                          "only" + advice)
+                          f": {mode} plans the body of a top-level scan only" +
+                          advice)
     if len(found) > 1:
         raise ExportError(f"the function has {len(found)} top-level lax.scan "
                           "loops (at " + "; at ".join(s.where for s in found) +
-                          "): scan=\"body\" plans one scanned layer stack" + advice)
+                          f"): {mode} plans one scanned layer stack" + advice)
     if not found:
         return None
     nested = _first_scan(found[0].eqn.params["jaxpr"].jaxpr)
     if nested is not None:
         inner = _user_where(nested) or _where(nested)
         raise ExportError(f"the lax.scan at {found[0].where} has another scan "
-                          f"in its body (at {inner}): scan=\"body\" plans a "
-                          "body without loops" + advice)
+                          f"in its body (at {inner}): {mode} plans a body "
+                          "without loops" + advice)
     return found[0]
 
 
@@ -434,7 +451,8 @@ def trace_scan_body(fn, example_args, param_argnums=(0,), required=True):
     `required`."""
     call, specs, arguments = _flatten_arguments(fn, example_args,
                                                 tuple(param_argnums))
-    site = _top_level_scan(jax.make_jaxpr(call)(*specs))
+    closed = jax.make_jaxpr(call)(*specs)
+    site = _top_level_scan(closed)
     if site is None:
         if not required:
             return None
@@ -469,7 +487,8 @@ def trace_scan_body(fn, example_args, param_argnums=(0,), required=True):
 
     traced = _trace_flat_joint(body_fn, _specs_of(body.jaxpr), body_arguments)
     info = ScanBody(params["length"], site.where, consts, carries,
-                    len(site.operands) - consts - carries, params["reverse"])
+                    len(site.operands) - consts - carries, params["reverse"],
+                    tuple(_names_outside_scans(closed.jaxpr)))
     return traced, info
 
 

@@ -12,8 +12,6 @@ flag per input) unless the factory returns them.
 """
 
 import argparse
-import importlib
-import inspect
 import os
 import shutil
 import sys
@@ -70,23 +68,7 @@ def build_model(args, parser):
     if ":" not in args.model:
         parser.error(f"'{args.model}' is neither a built-in model ("
                      f"{', '.join(MODELS)}) nor MODULE:FACTORY")
-    module_name, factory_name = args.model.split(":", 1)
-    try:
-        factory = getattr(importlib.import_module(module_name), factory_name)
-    except (ImportError, AttributeError) as error:
-        parser.error(f"cannot load {args.model}: {error}")
-    try:
-        inspect.signature(factory).bind()
-    except TypeError as error:
-        parser.error(f"{args.model}() cannot be called without arguments: "
-                     f"{error}; give a factory function that builds the model")
-    except ValueError:
-        pass  # no signature to check (a builtin): the call says
-    try:
-        made = factory()
-    except Exception as error:  # the user's code: its error, in one line
-        raise remat.cli.UserError(
-            f"{args.model}() raised {type(error).__name__}: {error}") from error
+    made = remat.cli.call_factory(parser, args.model)
     if isinstance(made, tuple) and len(made) == 2:
         module, inputs = made
         if not isinstance(inputs, (tuple, list)) or not all(

@@ -62,3 +62,13 @@ def mismatched():
     def fn(params, x):
         return jnp.sum(x @ params["w"])
     return fn, ({"w": jnp.ones((5, 2))}, jnp.ones((3, 4)))
+
+
+def raises():
+    """A factory whose own code fails: its error, in one line, exit 1."""
+    raise RuntimeError("boom in the factory")
+
+
+def needs_size(size):
+    """A factory that cannot be called without arguments: exit 2."""
+    return size

@@ -229,6 +229,89 @@ def check_tied_name_note():
     return None
 
 
+def check_repeated_name_kept():
+    """One checkpoint name in every layer of a Python loop (as MaxText names
+    its layers' values): save-all saves `h` in the first layers, where
+    backward reads it, but replays the last layer's (read only to replay an
+    unnamed value), which no name policy expresses; before 2026-12-07 that
+    plan was refused at the first call. Without a budget, plan() plans again
+    with every instance of such a name kept, as the name policy saves them,
+    and JAX saves exactly what the plan saves."""
+    def layers(ws, x):
+        for w in ws:
+            x = checkpoint_name(jnp.tanh(checkpoint_name(x @ w, "mm")), "h")
+        return jnp.sum(x ** 2)
+    args = ([jnp.eye(16) * 0.5 for _ in range(3)], jnp.ones((8, 16)))
+    plan = remat_jax.plan(layers, *args, strategy="save-all")
+    policy = remat_jax.policy(plan)
+    names = plan.export.checkpoint_names
+    want = sorted(((names[n], tuple(plan.export.named_shapes[n]))
+                   for n in plan.report.names("save") if n in names), key=repr)
+    got = jax_residuals(layers, policy, args)
+    if plan.kept != ["h"] or got != want:
+        return (f"repeated name: kept {plan.kept}; JAX saves {got}, remat's "
+                f"plan saves {want}")
+    if not gradients_match(layers, policy, args):
+        return "repeated name: gradients differ from the unwrapped function's"
+    print(f"repeated name: save-all keeps {', '.join(plan.kept)} in every "
+          f"instance, saves {', '.join(plan.saved_names())}; JAX's residuals "
+          "match; gradients equal")
+    return None
+
+
+def check_static_arguments_and_warnings():
+    """remat_jax.checkpoint takes jax.checkpoint's static_argnums and
+    static_argnames (a layer count, Flax's train=True) and checks its
+    options when it wraps, not at the first call; an argument JAX cannot
+    trace is named. plan() warns when the function names no value (every
+    strategy then saves nothing) and when scan-body mode, chosen by
+    default, leaves named values outside the scan unplanned."""
+    import warnings
+
+    def layers(w, x, count, *, act=jnp.tanh):
+        for _ in range(count):
+            x = checkpoint_name(act(x @ w), "h")
+        return x
+    w, x = jnp.eye(8) * 0.5, jnp.ones((4, 8))
+    loss = lambda fn: lambda w: jnp.sum(fn(w, x, 3, act=jnp.sin) ** 2)
+    wrapped = remat_jax.checkpoint(layers, static_argnums=2,
+                                   static_argnames="act")
+    if not np.array_equal(jax.grad(loss(wrapped))(w), jax.grad(loss(layers))(w)):
+        return "static arguments: gradients differ"
+    saved = wrapped.plan(w, x, 3, act=jnp.sin).saved_names()
+    print(f"static arguments: count=3 and act=jnp.sin static, saves "
+          f"{', '.join(saved)}; gradients equal")
+    for bad in ({"strategy": "mincut"}, {"static_argnums": 0},
+                {"static_argnums": ("2",)}):
+        try:
+            remat_jax.checkpoint(layers, **bad)(w, x, 3)
+            return f"checkpoint({bad}) was accepted"
+        except (TypeError, ValueError) as error:
+            print(f"checkpoint error: {bad}: {type(error).__name__}: {error}")
+    try:
+        remat_jax.checkpoint(layers)(w, x, 3, act=jnp.sin)
+        return "a callable argument was traced"
+    except TypeError as error:
+        print(f"checkpoint error: callable: {error}")
+
+    def unnamed(w, x):
+        return jnp.sum(jnp.tanh(x @ w) ** 2)
+
+    def loop_after(ws, x):
+        for index in range(2):
+            x = checkpoint_name(jnp.tanh(x @ ws), f"layer{index}")
+        x = jax.lax.fori_loop(0, 2, lambda i, t: jnp.tanh(t), x)
+        return jnp.sum(x ** 2)
+    for label, fn in (("unnamed", unnamed), ("loop after", loop_after)):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            remat_jax.plan(fn, w, x, strategy="save-all")
+        said = [str(c.message) for c in caught
+                if issubclass(c.category, remat.PlanWarning)]
+        print(f"warning: {label}: " + (" | ".join(said) or "none"))
+    return None
+
+
 def check_result_read_by_backward():
     """A function whose unnamed result backward reads (exp's derivative is
     exp itself), in f32 and f64 (jax_enable_x64). remat-plan keeps a
@@ -461,6 +544,8 @@ def main():
     problems.append(check_refusals())
     problems.append(check_budget_at_policy_peak())
     problems.append(check_tied_name_note())
+    problems.append(check_repeated_name_kept())
+    problems.append(check_static_arguments_and_warnings())
     problems.append(check_result_read_by_backward())
     problems.append(check_name_on_a_value_its_derivative_reads())
     problems.append(check_user_errors_and_odd_calls())
