@@ -145,10 +145,13 @@ def _is_random(node):
 
 
 def _mutated_primals(graph):
-    """Primals the forward mutates (PyTorch 2.x returns their new values as
-    forward outputs and copies them back after the forward, so a backward
-    must not read them). Read from the output node's AOTAutograd
-    descriptors; PyTorch 1.13 traces no such mutation."""
+    """Primals the forward mutates, so that a backward must not read them:
+    PyTorch 2.x either returns their new values as forward outputs and
+    copies them back after the forward (the output node's AOTAutograd
+    descriptors say which), or, when the compiler keeps input mutations in
+    the graph (Inductor does), writes them with an `aten.copy_` into the
+    primal inside the forward graph. PyTorch 1.13 traces no such
+    mutation."""
     output = next(n for n in graph.nodes if n.op == "output")
     primals = [n for n in graph.nodes if _is_primal(n)]
     mutated = set()
@@ -157,6 +160,14 @@ def _mutated_primals(graph):
         index = getattr(source, "idx", None)
         if isinstance(index, int) and 0 <= index < len(primals):
             mutated.add(primals[index])
+    # Before 2026-12-07 these were missed: under Inductor a backward
+    # replayed an op that had read a buffer's old value (spectral_norm's u
+    # and v, an EMA) from its new one, and the gradients were wrong.
+    copy = getattr(torch.ops.aten.copy_, "default", None)
+    for node in graph.nodes:
+        if node.op == "call_function" and node.target is copy and \
+                node.args and _is_primal(node.args[0]):
+            mutated.add(node.args[0])
     return mutated
 
 
