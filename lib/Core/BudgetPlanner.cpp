@@ -2170,12 +2170,39 @@ BudgetAnchors anchorsOf(const std::vector<Candidate> &candidates) {
 
 std::vector<uint8_t> saveAllKeep(const PlanContext &context) {
   const Constraints &constraints = context.constraints;
+  const FlatGraph &flat = context.flat;
   std::vector<uint8_t> keep(context.graph.numValues(), 0);
-  for (ValueId value : context.phases.forwardValues)
+  // Values backward reads that a tag or policy forces to be recomputed:
+  // their replays start from the nearest values that may be saved, which
+  // save-all saves too (before 2026-12-07 it replayed them from further
+  // back, so a forward value read only to replay a must_recompute one was
+  // recomputed, and save-all could recompute more than min-cut).
+  std::vector<ValueId> forced;
+  std::vector<uint8_t> reached(context.graph.numValues(), 0);
+  for (ValueId value : context.phases.forwardValues) {
     keep[value] = constraints.isOutput[value] ||
                   (!constraints.forcedRecompute(value) &&
                    (constraints.needed[value] ||
                     !constraints.recomputable(value, /*automatic=*/true)));
+    if (constraints.needed[value] && !keep[value] &&
+        constraints.forcedRecompute(value)) {
+      reached[value] = 1;
+      forced.push_back(value);
+    }
+  }
+  while (!forced.empty()) {
+    const ValueId value = forced.back();
+    forced.pop_back();
+    for (ValueId operand : flat.operands(flat.producer[value])) {
+      if (!constraints.isForward[operand] || keep[operand] || reached[operand])
+        continue;
+      reached[operand] = 1;
+      if (constraints.forcedRecompute(operand))
+        forced.push_back(operand);
+      else
+        keep[operand] = 1;
+    }
+  }
   return keep;
 }
 

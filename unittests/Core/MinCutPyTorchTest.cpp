@@ -207,6 +207,33 @@ TEST(MinCutPyTorch, CheckpointedMatmulIsRecomputed) {
             "into pointwise sigmoid");
 }
 
+/// x -> a = exp(x) -> s = sin(a), s tagged must_recompute and read by
+/// backward; `a` is read by nothing backward runs but the replay of `s`.
+/// save-all saves where that forced replay starts (a, replayed once in
+/// forward only); before 2026-12-07 it replayed s from x, exp and all, and
+/// recomputed more than min-cut.
+TEST(MinCutPyTorch, SaveAllSavesWhereAForcedReplayStarts) {
+  GraphBuilder builder(DType::F32);
+  ValueId x = builder.input("x", {64, 64});
+  ValueId a = builder.op("exp", "exp", ComputeClass::Pointwise, {x},
+                         builder.type({64, 64}), "a");
+  ValueId s = builder.op("sin", "sin", ComputeClass::Pointwise, {a},
+                         builder.type({64, 64}), "s");
+  builder.producer(s).tags.mustRecompute = true;
+  ValueId g = lossAndSeed(builder, s);
+  ValueId gx = bwd(builder, "sin_exp", ComputeClass::Pointwise, {g, s}, x);
+  builder.graph().markOutput(gx, OutputRole::Gradient);
+  Graph graph = builder.take();
+
+  Plan plan = test::planOrDie(graph, test::optionsFor(Strategy::SaveAll));
+  EXPECT_EQ(test::decisionOf(plan, a), Decision::Save);
+  EXPECT_EQ(test::decisionOf(plan, s), Decision::Recompute);
+  EXPECT_EQ(test::evaluations(plan, test::opNamed(graph, "exp")), 1);
+  EXPECT_EQ(test::reasonOf(plan, s),
+            "recomputed from a: tagged must_recompute; the replay fuses into "
+            "pointwise sin_exp");
+}
+
 /// cos(sin(mm(mm(x, x), x))) in a checkpoint region, with the matmuls
 /// tagged must_recompute or must-save (never_recompute).
 Graph buildMatmulChain(bool matmulsMustSave) {
