@@ -43,6 +43,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BudgetError.h"
 #include "PlannerInternal.h"
 #include "StringUtil.h"
 
@@ -2786,32 +2787,36 @@ absl::StatusOr<StrategyResult> planBudget(const PlanContext &context) {
                            "runs forward before backward peaks below ",
                            formatBytes(bound), " (", bound,
                            " bytes, a bound that may not be reachable)");
-    return absl::ResourceExhaustedError(absl::StrCat(
-        "memory budget ", formatBytes(budget), " (", budget,
-        " bytes) is infeasible: the smallest activation peak the budget "
-        "strategy reaches is ",
-        formatBytes(anchors.lowestPeak), " (", anchors.lowestPeak, " bytes, ",
-        minimality, "; save-all needs ", formatBytes(anchors.saveAllPeak),
-        "); raise the budget to at least ", anchors.lowestPeak,
-        " bytes, or allow more recomputation (",
-        !context.constraints.banLifted.empty()
-            ? "compute-intensive values are already recomputable here "
-              "(recompute-banned=allow); never_recompute and "
-              "no_auto_recompute tags and checkpoint policies still hold"
-        : computeBans
-            ? "recompute-banned=allow lets budget recompute matmul, conv "
-              "and attention values; a checkpoint policy or must_recompute "
-              "tags lift the automatic bans"
-            : "a checkpoint policy or must_recompute tags lift the "
-              "automatic bans",
-        ")",
-        moreEffort > effort
-            ? absl::StrFormat(", or let the search run longer (it stopped "
-                              "at its work limit: budget-search-effort=%g "
-                              "gives it %.3gx the work; on large graphs more "
-                              "work reaches lower peaks)",
-                              moreEffort, moreEffort / effort)
-            : std::string()));
+    return infeasibleBudgetError(
+        absl::StrCat(
+            "memory budget ", formatBytes(budget), " (", budget,
+            " bytes) is infeasible: the smallest activation peak the budget "
+            "strategy reaches is ",
+            formatBytes(anchors.lowestPeak), " (", anchors.lowestPeak,
+            " bytes, ", minimality, "; save-all needs ",
+            formatBytes(anchors.saveAllPeak),
+            "); raise the budget to at least ", anchors.lowestPeak,
+            " bytes, or allow more recomputation (",
+            !context.constraints.banLifted.empty()
+                ? "compute-intensive values are already recomputable here "
+                  "(recompute-banned=allow); never_recompute and "
+                  "no_auto_recompute tags and checkpoint policies still hold"
+            : computeBans
+                ? "recompute-banned=allow lets budget recompute matmul, conv "
+                  "and attention values; a checkpoint policy or must_recompute "
+                  "tags lift the automatic bans"
+                : "a checkpoint policy or must_recompute tags lift the "
+                  "automatic bans",
+            ")",
+            moreEffort > effort
+                ? absl::StrFormat(
+                      ", or let the search run longer (it stopped "
+                      "at its work limit: budget-search-effort=%g "
+                      "gives it %.3gx the work; on large graphs more "
+                      "work reaches lower peaks)",
+                      moreEffort, moreEffort / effort)
+                : std::string()),
+        anchors.lowestPeak);
   }
   StrategyResult result = best->result;
   result.budgetBytes = budget;

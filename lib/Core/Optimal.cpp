@@ -28,7 +28,9 @@
 
 #include "remat/Core/Optimal.h"
 
+#include "BudgetError.h"
 #include "FlatGraph.h"
+#include "StringUtil.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -1473,18 +1475,25 @@ infeasibleBudget(const Graph &graph, const Classification &phases,
                               const Problem &problem, int64_t budgetBytes,
                               const Deadline &deadline) {
   auto [lowerBound, where] = peakLowerBound(problem);
+  // Activation figures, as the budget strategy's error gives them: the
+  // smallest peak as "<size> (<bytes> bytes)", which frontends read.
   auto smallest = [&](int64_t bytes) {
     if (problem.conservativeViews)
-      return absl::ResourceExhaustedError(absl::StrFormat(
-          "no schedule `optimal` models fits the budget of %d bytes: the "
-          "smallest peak it reaches is %d bytes. It charges views as copies "
-          "(docs/Optimal.md), so a schedule that shares their storage may fit "
-          "less: try strategy=budget, or raise the budget to %d bytes",
-          budgetBytes, bytes, bytes));
-    return absl::ResourceExhaustedError(absl::StrFormat(
-        "no schedule fits the budget of %d bytes: the smallest budget any "
-        "schedule meets is %d bytes; raise the budget to at least that",
-        budgetBytes, bytes));
+      return infeasibleBudgetError(
+          absl::StrFormat(
+              "no schedule `optimal` models fits the budget of %d bytes: the "
+              "smallest activation peak it reaches is %s (%d bytes). It "
+              "charges views as copies (docs/Optimal.md), so a schedule that "
+              "shares their storage may fit less: try strategy=budget, or "
+              "raise the budget to %d bytes",
+              budgetBytes, formatBytes(bytes), bytes, bytes),
+          bytes);
+    return infeasibleBudgetError(
+        absl::StrFormat("no schedule fits the budget of %d bytes: the "
+                        "smallest activation peak any schedule reaches is %s "
+                        "(%d bytes); raise the budget to at least that",
+                        budgetBytes, formatBytes(bytes), bytes),
+        bytes);
   };
   // With views the MILP's bytes are upper bounds: its lower bound is none.
   if (problem.conservativeViews)
@@ -1529,11 +1538,14 @@ infeasibleBudget(const Graph &graph, const Classification &phases,
         "smallest it reaches was not found in time); try strategy=budget",
         budgetBytes));
   if (budgetBytes < lowerBound)
-    return absl::ResourceExhaustedError(absl::StrFormat(
-        "budget %d bytes is below the minimum %d bytes any schedule needs "
-        "(op %s needs its operands and results live at once); raise the "
-        "budget",
-        budgetBytes, lowerBound, describeOp(graph, problem.order[where])));
+    return infeasibleBudgetError(
+        absl::StrFormat(
+            "budget %d bytes is below the smallest activation peak any "
+            "schedule needs, %s (%d bytes): op %s needs its operands and "
+            "results live at once; raise the budget",
+            budgetBytes, formatBytes(lowerBound), lowerBound,
+            describeOp(graph, problem.order[where])),
+        lowerBound);
   if (!exact)
     return checkExactUnits(problem);
   return absl::ResourceExhaustedError(absl::StrFormat(

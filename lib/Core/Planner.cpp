@@ -9,6 +9,7 @@
 #include "remat/Core/Planner.h"
 #include "remat/Core/Optimal.h"
 
+#include "BudgetError.h"
 #include "PlannerInternal.h"
 #include "StringUtil.h"
 
@@ -671,16 +672,36 @@ absl::StatusOr<Plan> planRematerialization(const Graph &graph,
   }
   if (plan.status().code() != absl::StatusCode::kResourceExhausted)
     return plan;
-  // The strategy speaks of the activation budget the total leaves: say so.
+  // The strategy speaks of the activation budget the total leaves: say so,
+  // and first give its smallest peak as a total (the figure to pass back).
   const int64_t left = std::max<int64_t>(0, total - resident);
-  return absl::ResourceExhaustedError(absl::StrCat(
-      "memory budget total:", formatBytes(total), " (", total,
-      " bytes) leaves ", formatBytes(left), " (", left,
+  const std::optional<int64_t> smallest = smallestPeakOf(plan.status());
+  std::string message =
+      absl::StrCat("memory budget total:", formatBytes(total), " (", total,
+                   " bytes) ");
+  if (smallest) {
+    const int64_t smallestTotal =
+        *smallest > std::numeric_limits<int64_t>::max() - resident
+            ? std::numeric_limits<int64_t>::max()
+            : *smallest + resident;
+    absl::StrAppend(&message, "is infeasible: raise it to at least total:",
+                    smallestTotal, " (", formatBytes(smallestTotal),
+                    "), or bound the activations alone with "
+                    "activations:<bytes>. It ");
+  }
+  absl::StrAppend(
+      &message, "leaves ", formatBytes(left), " (", left,
       " bytes) for activations once the graph's inputs, parameters and "
       "tangents (", formatBytes(resident), ", ", resident,
-      " bytes) are held: ", plan.status().message(),
-      " [activation figures; a total budget is ", resident,
-      " bytes more, or bound the activations alone with activations:<bytes>]"));
+      " bytes) are held",
+      smallest ? "; in activation figures: " : ": ", plan.status().message());
+  if (!smallest)
+    absl::StrAppend(&message, " [activation figures; a total budget is ",
+                    resident,
+                    " bytes more, or bound the activations alone with "
+                    "activations:<bytes>]");
+  return smallest ? infeasibleBudgetError(message, *smallest)
+                  : absl::ResourceExhaustedError(message);
 }
 
 namespace detail {

@@ -22,7 +22,7 @@
 
 // Without inexact derivation (an f32 subtraction is inexact) there is none.
 // RUN: not remat-opt %s --remat-plan="strategy=optimal memory-budget=activations:13KiB" -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXACT
-// EXACT: fits the budget of 13312 bytes: the smallest peak it reaches is 16384 bytes
+// EXACT: fits the budget of 13312 bytes: the smallest activation peak it reaches is 16 KiB (16384 bytes)
 
 // RUN: remat-opt %s --remat-plan="strategy=optimal memory-budget=activations:13KiB allow-inexact-derivation=true" --remat-partition -o %t.partitioned.mlir
 // RUN: FileCheck %s --check-prefix=PARTITION < %t.partitioned.mlir

@@ -32,7 +32,7 @@
 // UNKNOWN-POLICY: error: remat-plan: bad option policy=save_most:x: unknown checkpoint policy 'save_most'
 // INFEASIBLE: error: remat-plan: cannot plan 'exp_chain' with strategy=budget: memory budget 16 B (16 bytes) is infeasible
 // INFEASIBLE-SAME: raise the budget to at least 128 bytes
-// INFEASIBLE-OPTIMAL: error: remat-plan: cannot plan 'exp_chain' with strategy=optimal: no schedule fits the budget of 16 bytes: the smallest budget any schedule meets is 128 bytes
+// INFEASIBLE-OPTIMAL: error: remat-plan: cannot plan 'exp_chain' with strategy=optimal: no schedule fits the budget of 16 bytes: the smallest activation peak any schedule reaches is 128 B (128 bytes)
 // UNUSED-BUDGET: warning: remat-plan: memory-budget=activations:1KiB has no effect with strategy=min-cut; use strategy=budget or strategy=optimal
 // NO-JOINT: error: remat-plan: no function is marked as a joint training graph
 

@@ -156,8 +156,9 @@ TEST(OptimalTest, CheckmateLinearGraphBudgetTwoIsInfeasible) {
   EXPECT_EQ(solution.status().code(), absl::StatusCode::kResourceExhausted);
   // The first backward op reads the loss and the last forward value while
   // producing its own result: 3 units live at once, and 3 suffice.
-  EXPECT_NE(solution.status().message().find("smallest budget any schedule "
-                                             "meets is 3 bytes"),
+  EXPECT_NE(solution.status().message().find("smallest activation peak any "
+                                             "schedule reaches is 3 B (3 "
+                                             "bytes)"),
             std::string::npos)
       << solution.status();
 }
@@ -173,7 +174,8 @@ TEST(OptimalTest, ForbiddenRecomputationRaisesTheSmallestBudget) {
       solveOptimal(graph, phases, 9, unitCostModel(), options);
   ASSERT_FALSE(solution.ok());
   EXPECT_EQ(solution.status().code(), absl::StatusCode::kResourceExhausted);
-  EXPECT_NE(solution.status().message().find("is 10 bytes"), std::string::npos)
+  EXPECT_NE(solution.status().message().find("is 10 B (10 bytes)"),
+            std::string::npos)
       << solution.status();
 }
 
@@ -404,10 +406,13 @@ void expectMatchesExhaustiveSearch(bool workspaces) {
         ASSERT_FALSE(solution.ok());
         EXPECT_EQ(solution.status().code(),
                   absl::StatusCode::kResourceExhausted);
-        EXPECT_NE(
-            solution.status().message().find(absl::StrCat(
-                "smallest budget any schedule meets is ", minPeak, " bytes")),
-            std::string::npos)
+        EXPECT_NE(solution.status().message().find(absl::StrCat(
+                      "smallest activation peak any schedule reaches is ")),
+                  std::string::npos)
+            << solution.status();
+        EXPECT_NE(solution.status().message().find(
+                      absl::StrCat(" (", minPeak, " bytes)")),
+                  std::string::npos)
             << solution.status();
         ++infeasibleBudgets;
         continue;
@@ -1037,8 +1042,12 @@ TEST(OptimalTest, Vgg16AtEightyPercentNamesTheSmallestBudget) {
   ASSERT_FALSE(solution.ok());
   EXPECT_EQ(solution.status().code(), absl::StatusCode::kResourceExhausted);
   EXPECT_NE(solution.status().message().find(absl::StrCat(
-                "smallest budget any schedule meets is ", needed, " bytes")),
+                "smallest activation peak any schedule reaches is ")),
             std::string::npos)
+      << solution.status();
+  EXPECT_NE(
+      solution.status().message().find(absl::StrCat(" (", needed, " bytes)")),
+      std::string::npos)
       << solution.status();
   absl::StatusOr<OptimalSolution> atMinimum =
       solveOptimal(*graph, phases, needed, unitCostModel(), exactOptions());
