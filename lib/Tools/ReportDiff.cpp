@@ -81,6 +81,14 @@ std::optional<ChangeKind> parseChangeKind(StringRef text) {
   return std::nullopt;
 }
 
+/// Every change kind's spelling, comma-separated, for an error.
+std::string changeKindList() {
+  std::string list;
+  for (int kind = 0; kind <= static_cast<int>(ChangeKind::Derivation); ++kind)
+    list += (kind ? ", " : "") + toString(static_cast<ChangeKind>(kind)).str();
+  return list;
+}
+
 bool globMatches(const std::string &pattern, StringRef text) {
   llvm::Expected<llvm::GlobPattern> glob = llvm::GlobPattern::create(pattern);
   if (!glob) {
@@ -116,19 +124,18 @@ llvm::Expected<AllowList> parseAllowList(StringRef text, StringRef fileName) {
     StringRef line = rawLine.split('#').first.trim();
     if (line.empty())
       continue;
+    // Fields are separated by spaces or tabs (a tab was read as part of a
+    // field before 2026-12-07).
     llvm::SmallVector<StringRef> fields;
-    line.split(fields, ' ', -1, /*KeepEmpty=*/false);
+    llvm::SplitString(line, fields);
     auto fail = [&](const llvm::Twine &why) {
       return llvm::createStringError(fileName + ":" + llvm::Twine(lineNumber) +
                                      ": " + why);
     };
     std::optional<ChangeKind> kind = parseChangeKind(fields[0]);
     if (!kind)
-      return fail("unknown change '" + fields[0] +
-                  "'; expected one of function-removed, function-added, "
-                  "value-removed, value-added, shape, decision, peak-memory, "
-                  "recompute-time, saved-bytes, recompute-flops, strategy, "
-                  "target, input-read-by, total-peak-memory, setting");
+      return fail("unknown change '" + fields[0] + "'; expected one of " +
+                  changeKindList());
     if (fields.size() < 2 || fields.size() > 4)
       return fail("expected '<change> <function> [<value> "
                   "[<from>-><to>]]', got " +

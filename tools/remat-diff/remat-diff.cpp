@@ -57,10 +57,14 @@ static Expected<std::string> readFile(StringRef path) {
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(diffCategory);
-  cl::ParseCommandLineOptions(
-      argc, argv,
-      "remat-diff: compare two remat-report JSON files; exit 1 on a "
-      "regression\n");
+  // A command line cl cannot parse is bad input (2), never the regression
+  // status (1) that cl's own exit would give a CI job.
+  if (!cl::ParseCommandLineOptions(
+          argc, argv,
+          "remat-diff: compare two remat-report JSON files; exit 1 on a "
+          "regression, 2 on bad input\n",
+          &errs()))
+    return 2;
 
   remat::DiffThresholds thresholds;
   Expected<double> memory = remat::parsePercent(maxMemoryIncrease);
