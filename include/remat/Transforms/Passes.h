@@ -38,8 +38,11 @@ struct RematPipelineOptions
                                llvm::cl::init("min-cut")};
   Option<std::string> memoryBudget{
       *this, "memory-budget",
-      llvm::cl::desc("Activation memory budget (bytes with optional "
-                     "KiB/MiB/GiB suffix, or a fraction like 0.5)"),
+      llvm::cl::desc("Memory budget for budget and optimal: "
+                     "total:<bytes> bounds the total peak (bare bytes do "
+                     "too, with a warning), activations:<bytes> the "
+                     "activation peak (KiB/MiB/GiB suffixes), a fraction "
+                     "like 0.5, or 0.8peak"),
       llvm::cl::init("")};
   Option<std::string> target{
       *this, "target",

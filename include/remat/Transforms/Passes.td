@@ -50,11 +50,14 @@ def RematPlanPass : Pass<"remat-plan", "::mlir::ModuleOp"> {
            "Planning strategy: save-all, recompute-all, min-cut, budget or "
            "optimal">,
     Option<"memoryBudget", "memory-budget", "std::string", /*default=*/"\"\"",
-           "Activation memory budget for `budget` and `optimal`: bytes with "
-           "an optional KiB/MiB/GiB suffix (`512MiB`), or a fraction in "
-           "[0, 1] between the recompute-all and save-all peaks (`0.5`), "
-           "or a fraction of the save-all (no-recompute) peak, as the "
-           "Checkmate literature states budgets (`0.8peak`)">,
+           "Memory budget for `budget` and `optimal`: `total:<bytes>` "
+           "bounds the total peak (activations plus the inputs, parameters "
+           "and tangents held; bare bytes do too, with a warning), "
+           "`activations:<bytes>` the activation peak alone (bytes with an "
+           "optional KiB/MiB/GiB suffix: `total:8GiB`), a fraction in "
+           "[0, 1] between the recompute-all and save-all activation peaks "
+           "(`0.5`), or a fraction of the save-all (no-recompute) peak, as "
+           "the Checkmate literature states budgets (`0.8peak`)">,
     Option<"target", "target", "std::string", /*default=*/"\"h100\"",
            "Cost-model preset: h100, h200, a100, mi300x or cpu">,
     Option<"targetFile", "target-file", "std::string", /*default=*/"\"\"",

@@ -37,9 +37,14 @@ namespace {
 
 /// remat ops to linalg, then one-shot bufferization across function
 /// boundaries with identity layouts (so callers pass plain row-major
-/// buffers).
+/// buffers). Upstream elementwise ops on tensors (`arith.mulf`, `math.cos`,
+/// which the opaque-op error advises, and the `arith.subf` a derivation in
+/// an upstream graph writes) become linalg.generic first: one-shot
+/// bufferization does not bufferize them (before 2026-12-07 remat-run
+/// failed with "op was not bufferized").
 void addLinalgAndBufferization(OpPassManager &pm) {
   pm.addPass(createRematLowerToLinalgPass());
+  pm.addPass(createConvertElementwiseToLinalgPass());
   pm.addPass(createCanonicalizerPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
