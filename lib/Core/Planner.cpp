@@ -640,6 +640,33 @@ absl::Status checkOptions(const PlanOptions &options) {
 
 } // namespace
 
+namespace {
+
+/// Every figure is finite, or the plan cannot be reported (JSON has no inf)
+/// nor compared: each op's cost is finite (Graph::validate and
+/// validateTarget check that), but their sum can overflow when costs or
+/// target figures are extreme (a launch overhead of 1e308 us, a bandwidth
+/// of 1e-300 bytes/s).
+absl::Status checkFiniteFigures(const Plan &plan) {
+  const SimulationResult &simulation = plan.simulation;
+  const bool finite =
+      std::isfinite(simulation.totalTimeUs) &&
+      std::isfinite(simulation.recomputeTimeUs) &&
+      std::isfinite(simulation.recomputeFlops) &&
+      (!plan.lowerBound || std::isfinite(plan.lowerBound->timeUs));
+  if (finite)
+    return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(
+      "the plan's predicted times do not add up to a finite number (total ",
+      simulation.totalTimeUs, " us, recomputation ", simulation.recomputeTimeUs,
+      " us): the op costs (flops, bytes, "
+      "remat.fixed_time_us) or the target's figures (launch_overhead_us, "
+      "memory_bandwidth, *_flops) are too extreme; give figures of a real "
+      "machine"));
+}
+
+} // namespace
+
 absl::StatusOr<Plan> planRematerialization(const Graph &graph,
                                            const PlanOptions &requested) {
   if (absl::Status status = checkOptions(requested); !status.ok())
@@ -662,6 +689,9 @@ absl::StatusOr<Plan> planRematerialization(const Graph &graph,
   int64_t resident = 0;
   absl::StatusOr<Plan> plan =
       detail::planWithinActivationBudget(graph, requested, resident);
+  if (plan.ok())
+    if (absl::Status status = checkFiniteFigures(*plan); !status.ok())
+      return status;
   if (!requested.budget || !requested.budget->total)
     return plan;
   const int64_t total = requested.budget->bytes;
