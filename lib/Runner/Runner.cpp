@@ -46,6 +46,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <optional>
+
+#include <unistd.h>
 
 using namespace mlir;
 
@@ -578,6 +581,73 @@ void bindSymbols(ExecutionEngine &engine, llvm::ArrayRef<SymbolT> table) {
   });
 }
 
+/// The bytes of the machine's physical memory (0 when unknown).
+uint64_t physicalMemoryBytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long pageSize = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && pageSize > 0
+             ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize)
+             : 0;
+}
+
+/// The bytes of a statically shaped tensor type; nullopt when they overflow
+/// 64 bits (or the element has no fixed size).
+std::optional<uint64_t> tensorBytes(RankedTensorType type) {
+  Type element = type.getElementType();
+  if (auto complex = dyn_cast<ComplexType>(element))
+    element = complex.getElementType();
+  if (!element.isIntOrFloat())
+    return std::nullopt;
+  uint64_t bytes = (element.getIntOrFloatBitWidth() + 7) / 8;
+  if (isa<ComplexType>(type.getElementType()))
+    bytes *= 2;
+  for (int64_t size : type.getShape())
+    if (size < 0 ||
+        __builtin_mul_overflow(bytes, static_cast<uint64_t>(size), &bytes))
+      return std::nullopt;
+  return bytes;
+}
+
+/// An error naming the first tensor of `func` (argument, result or value it
+/// computes) that cannot be allocated on this machine: its size overflows,
+/// or it alone exceeds the physical memory. The lowered code would call
+/// malloc for it and write through the null pointer it returns (a
+/// segfault), or abort in LLVM's allocator, where the planner, which
+/// saturates sizes, planned it without complaint.
+llvm::Error checkTensorSizes(func::FuncOp func) {
+  const uint64_t memory = physicalMemoryBytes();
+  llvm::Error error = llvm::Error::success();
+  auto check = [&](Type type, llvm::StringRef what) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (error || !tensor || !tensor.hasStaticShape())
+      return;
+    std::string typeText;
+    llvm::raw_string_ostream(typeText) << tensor;
+    std::optional<uint64_t> bytes = tensorBytes(tensor);
+    if (!bytes)
+      error = llvm::createStringError(
+          "@" + func.getSymName().str() + ": " + what.str() + " " + typeText +
+          " has more bytes than 64 bits count; remat-run executes "
+          "examples: shrink the shapes");
+    else if (memory && *bytes > memory)
+      error = llvm::createStringError(
+          "@" + func.getSymName().str() + ": " + what.str() + " " + typeText +
+          " needs " + std::to_string(*bytes) +
+          " bytes, more than this machine's memory (" + std::to_string(memory) +
+          " bytes); remat-run executes examples: shrink the shapes");
+  };
+  FunctionType type = func.getFunctionType();
+  for (auto [index, input] : llvm::enumerate(type.getInputs()))
+    check(input, "argument " + std::to_string(index));
+  for (auto [index, result] : llvm::enumerate(type.getResults()))
+    check(result, "result " + std::to_string(index));
+  func.walk([&](Operation *op) {
+    for (Type result : op->getResultTypes())
+      check(result, "a value of " + op->getName().getStringRef().str());
+  });
+  return error;
+}
+
 } // namespace
 
 Runner::~Runner() = default;
@@ -609,6 +679,8 @@ Runner::create(ModuleOp module, const RunnerOptions &options) {
   runner->measuringMemory = options.measureMemory;
   for (auto func : module.getOps<func::FuncOp>())
     if (std::optional<FunctionSignature> signature = signatureOf(func)) {
+      if (llvm::Error error = checkTensorSizes(func))
+        signature->tooLarge = llvm::toString(std::move(error));
       // remat-partition's backward: saved values first, then the joint
       // function's arguments.
       auto stage = func->getAttrOfType<StringAttr>("remat.stage");
@@ -804,6 +876,9 @@ Runner::run(StringRef function, ArrayRef<HostTensor> inputs,
         "callable: " +
         (known.empty() ? std::string("none") : known));
   }
+  if (!signature->tooLarge.empty())
+    return llvm::createStringError(signature->tooLarge);
+
   if (inputs.size() != signature->inputs.size())
     return llvm::createStringError("@" + function.str() + " takes " +
                                    std::to_string(signature->inputs.size()) +

@@ -533,6 +533,8 @@ int runnerMain(int argc, char **argv) {
                 options.inputFile +
                 "': it must be public, have a body, and take and return "
                 "statically shaped tensors");
+  if (!signature->tooLarge.empty())
+    return fail(signature->tooLarge);
   std::vector<HostTensor> arguments =
       makeSeededInputs(*signature, options.seed);
   if (llvm::Error error = applyOverrides(options, arguments))

@@ -4,6 +4,15 @@
 // RUN: not remat-run %s --function=missing 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: remat-run: error: no callable function 'missing' in '{{.*}}remat-run-errors.mlir': it must be public, have a body, and take and return statically shaped tensors
 
+// A tensor the machine cannot hold is refused before anything is allocated
+// (before 2026-12-07 the lowered code wrote through malloc's null pointer,
+// a segfault, or LLVM's allocator aborted); the planner, which saturates
+// sizes, plans such graphs.
+// RUN: not remat-run %s --function=huge 2>&1 | FileCheck %s --check-prefix=HUGE
+// HUGE: remat-run: error: @huge: argument 0 tensor<4294967296x4294967296xf32> has more bytes than 64 bits count; remat-run executes examples: shrink the shapes
+// RUN: not remat-run %s --function=large 2>&1 | FileCheck %s --check-prefix=LARGE
+// LARGE: remat-run: error: @large: a value of tensor.empty tensor<1000000000x1000000000xf32> needs 4000000000000000000 bytes, more than this machine's memory
+
 // RUN: not remat-run %s --function=double --input=0:1,2,3 2>&1 | FileCheck %s --check-prefix=COUNT
 // COUNT: remat-run: error: --input=0:1,2,3: argument 0 (tensor<4xf32>) needs 4 values (or one to fill it), got 3
 
@@ -43,4 +52,14 @@ func.func @double(%x: tensor<4xf32>) -> tensor<4xf32> {
 func.func @triple(%x: tensor<4xf32>) -> tensor<4xf32> {
   %y = remat.mul_scalar %x, 3.0 : tensor<4xf32>
   return %y : tensor<4xf32>
+}
+
+func.func @huge(%x: tensor<4294967296x4294967296xf32>) -> tensor<4294967296x4294967296xf32> {
+  return %x : tensor<4294967296x4294967296xf32>
+}
+
+func.func @large(%x: tensor<1xf32>) -> tensor<1xf32> {
+  %big = tensor.empty() : tensor<1000000000x1000000000xf32>
+  %sum = arith.addf %big, %big : tensor<1000000000x1000000000xf32>
+  return %x : tensor<1xf32>
 }

@@ -92,6 +92,11 @@ struct FunctionSignature {
   std::string name;
   std::vector<TensorSpec> inputs;
   std::vector<TensorSpec> results;
+  /// Why the function cannot run here, empty when it can: a tensor it
+  /// takes, returns or computes whose bytes overflow 64 bits or exceed the
+  /// machine's physical memory (Runner::run refuses it; so does remat-run
+  /// before it allocates the arguments).
+  std::string tooLarge;
 };
 
 /// Where a Runner executes the functions.
