@@ -26,6 +26,12 @@ class Report:
             text = f.read()
         data = json.loads(text)
         if isinstance(data, list):
+            # Before 2026-12-07 the first of several was returned, silently.
+            if len(data) != 1:
+                raise ValueError(
+                    f"{path} holds {len(data)} reports (one per joint "
+                    "function, or per graph a torch.compile backend "
+                    "planned): read them with Report.load_all")
             data = data[0]
         return cls(data, text=text)
 

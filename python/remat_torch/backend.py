@@ -14,6 +14,7 @@ ATen code (`compiler="eager"`). Options are `remat_torch.partition`'s.
 import functools
 import hashlib
 import json
+import os
 
 import torch
 
@@ -53,6 +54,10 @@ def _report_writer(path, then):
     reports = []
 
     def on_plan(info):
+        if info.report is None and not reports and os.path.exists(path):
+            # Only graphs that fell back so far: no earlier run's report
+            # may stand in for this backend's.
+            os.remove(path)
         if info.report is not None:
             reports.append(info.report)
             with open(path, "w") as f:
@@ -88,10 +93,14 @@ def _inductor_partitioner(options):
     return RematPartitioner()
 
 
-def backend(compiler="inductor", **options):
+def backend(compiler="inductor", *graph_call, **options):
     """A `torch.compile` backend; `options` are those of
     `remat_torch.partition` (strategy, memory_budget, target, policy,
     allow_inexact_derivation, report, strict, on_infeasible, on_plan).
+    It makes the backend: `torch.compile(model,
+    backend=remat_torch.backend())`; passed without the call, torch.compile
+    would call it with the graph (`graph_call`), which is refused, saying
+    so.
 
     `report=PATH` gets the report of every graph the backend plans: one JSON
     object, or an array when graph breaks or recompilations make several
@@ -100,6 +109,10 @@ def backend(compiler="inductor", **options):
     With Inductor, AOTAutograd's on-disk cache keys the partition on
     remat's code and the options; with `report` or `on_plan` it is off for
     the compile, since a cached graph is returned without partitioning."""
+    if graph_call or isinstance(compiler, torch.fx.GraphModule):
+        raise TypeError("remat_torch.backend makes a torch.compile backend: "
+                        "pass backend=remat_torch.backend() (with the call "
+                        "and any options), not backend=remat_torch.backend")
     if int(torch.__version__.split(".")[0]) < 2:
         raise RuntimeError("remat_torch.backend needs PyTorch 2.x (this is "
                            f"{torch.__version__}); on 1.13 pass "

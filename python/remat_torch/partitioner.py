@@ -756,6 +756,7 @@ def partition(joint_module, _joint_inputs=None, compiler=None, *,
     (forward module, backward module). See the module docstring."""
     if unknown:
         _unknown_options(unknown)
+    _require_joint_graph(joint_module)
     options = {"strategy": strategy, "memory_budget": memory_budget,
                "target": target, "target_file": target_file, "policy": policy,
                "allow_inexact_derivation": allow_inexact_derivation,
@@ -764,7 +765,7 @@ def partition(joint_module, _joint_inputs=None, compiler=None, *,
                "budget_search_effort": budget_search_effort}
     check_options(on_infeasible=on_infeasible, random_ops=random_ops,
                   workspace=workspace, op_times=op_times, report=report,
-                  on_plan=on_plan, **options)
+                  on_plan=on_plan, strict=strict, **options)
     # The backward realises remat's decisions (what is saved, derived or
     # replayed once before its first reader) in the graph's order, not a
     # recorded schedule: a `budget` plan that only a schedule expresses (a
@@ -794,9 +795,27 @@ def partition(joint_module, _joint_inputs=None, compiler=None, *,
     info.seconds["total"] = time.perf_counter() - start
     if report is not None and info.report is not None:
         info.report.write(report)
+    elif report is not None and os.path.exists(report):
+        # A graph that fell back has no report: leave no earlier run's
+        # report there to be read as this one's.
+        os.remove(report)
     if on_plan is not None:
         on_plan(info)
     return result
+
+
+def _require_joint_graph(module):
+    """TypeError when `module` is not AOTAutograd's joint graph (its inputs
+    are primals_<i> and tangents_<i>): `torch.compile(backend=
+    remat_torch.partition)` hands a Dynamo graph to a partition function."""
+    graph = getattr(module, "graph", None)
+    if graph is not None and not any(
+            n.op == "placeholder" and n.name.startswith(("primals", "tangents"))
+            for n in graph.nodes):
+        raise TypeError("remat_torch.partition is AOTAutograd's partition_fn: "
+                        "it takes a joint forward + backward graph, not the "
+                        "model's graph; for torch.compile pass "
+                        "backend=remat_torch.backend(...)")
 
 
 _OWN_OPTIONS = ("random_ops", "report", "strict", "on_infeasible", "on_plan",
@@ -836,8 +855,14 @@ def check_options(**options):
         raise ValueError("op_times: expected None, 'profile' or a dict of "
                          "FX node name -> microseconds (a finite number >= 0), "
                          f"got {op_times!r}")
+    strict = options.get("strict", False)
+    if not isinstance(strict, bool):
+        raise TypeError(f"strict: expected True or False, got {strict!r}")
     report = options.get("report")
     if report is not None:
+        if not isinstance(report, (str, os.PathLike)):
+            raise TypeError("report: expected a path (str or os.PathLike) for "
+                            f"the JSON report, got {type(report).__name__}")
         folder = os.path.dirname(os.fspath(report)) or "."
         if not os.path.isdir(folder):
             raise ValueError(f"report: {report}: the folder {folder} does not "

@@ -410,13 +410,18 @@ def report_of_every_graph_case():
             compiler="eager", report=path, on_plan=infos.append))
         step(compiled, [torch.randn(4, 8)])
         reports = remat.Report.load_all(path)
-        first = remat.Report.load(path)
+        try:
+            remat.Report.load(path)
+            one = "read as one"
+        except ValueError as error:
+            one = str(error)
     check(len(infos) == 2 and len(reports) == 2 and
           [len(r.values) for r in reports] ==
           [len(i.report.values) for i in infos] and
-          first.values == reports[0].values,
+          "holds 2 reports" in one and "Report.load_all" in one,
           f"report with a graph break: {len(reports)} reports in the file "
-          f"for {len(infos)} graphs planned")
+          f"for {len(infos)} graphs planned; Report.load refuses the file "
+          f"({one})")
 
 
 def main():
@@ -478,6 +483,20 @@ def main():
     buffer_update_inductor_case()
     report_of_every_graph_case()
 
+    # The two mix-ups of a first try: the factory passed uncalled, and the
+    # partition function passed as a backend.
+    for label, wrong in (("backend=remat_torch.backend", remat_torch.backend),
+                         ("backend=remat_torch.partition",
+                          remat_torch.partition)):
+        torch._dynamo.reset()
+        try:
+            torch.compile(_UpdatesBuffer(), backend=wrong)(torch.ones(2, 8))
+            check(False, f"{label}: raises")
+        except Exception as error:  # Dynamo wraps the backend's error
+            text = str(error)
+            check("backend=remat_torch.backend(" in text,
+                  f"{label}: raises saying what to pass: "
+                  f"{text.splitlines()[0][:160]}")
     for bad in ({"strategy": "fastest"}, {"strategy": "budget"},
                 {"target": "gpu"}):
         try:

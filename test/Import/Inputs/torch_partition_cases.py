@@ -475,6 +475,21 @@ def fallback_case():
                   torch.allclose(x.grad, x.cos() * x.to(torch.int16).to(x.dtype)),
                   f"fallback: one warning, right gradient: {messages}")
         x.grad = None
+    # A report file from an earlier run is not left to stand for a graph
+    # that fell back (before 2026-12-07 it stayed, unmarked).
+    with tempfile.TemporaryDirectory() as scratch:
+        path = os.path.join(scratch, "plan.json")
+        with open(path, "w") as stale:
+            stale.write('{"strategy": "save-all", "values": []}\n')
+        compiled = aot_function(f, fw_compiler=lambda gm, _: _boxed(gm),
+                                bw_compiler=lambda gm, _: _boxed(gm),
+                                partition_fn=functools.partial(partition,
+                                                               report=path))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compiled(x).backward()
+        check(not os.path.exists(path),
+              "fallback with report=: the earlier run's report is removed")
 
 
 def budget_case():
@@ -493,6 +508,17 @@ def budget_case():
         check("recompute_banned=allow" in str(error) and
               "recompute-banned" not in str(error),
               f"infeasible budget: advice in Python spelling: {error}")
+    # optimal's infeasible budget is the same error: on_infeasible holds
+    # (before 2026-12-07 its message gave the figure another way, and the
+    # graph fell back to PyTorch's partition with a warning).
+    try:
+        compile_step(copy.deepcopy(module), functools.partial(
+            partition, strategy="optimal", memory_budget=64))(*inputs)
+        check(False, "optimal, infeasible budget: raised")
+    except RematPartitionError as error:
+        check(error.smallest_peak_bytes is not None,
+              "optimal, infeasible budget: raises naming the smallest peak "
+              f"({error.smallest_peak_bytes} bytes)")
     infos = []
     reference = compile_step(copy.deepcopy(module), pytorch_min_cut)(*inputs)
     with warnings.catch_warnings(record=True) as caught:
@@ -537,6 +563,7 @@ def budget_case():
                 {"random_ops": "sometimes"}, {"budget_search_effort": 0},
                 {"budget_search_effort": "4"}, {"decision_groups": "a,b"},
                 {"allow_inexact_derivation": "yes"}, {"schedule_plans": 2},
+                {"strict": "yes"}, {"report": 123},
                 # What only the planner reads (a fallback to PyTorch's
                 # partition at the first step before remat.check_options).
                 {"strategy": "budget"}, {"target": "gpu"},
