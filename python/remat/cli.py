@@ -37,6 +37,20 @@ def run(prog, main, argv=None, user_errors=()):
         return 1
 
 
+def positive_int(text):
+    """An argparse type: an int above 0 (a size: a batch of 0 made an
+    empty graph that exported and planned without complaint)."""
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not an integer") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{value} is not above 0")
+    return value
+
+
 def call_factory(parser, spec):
     """What the factory `spec` (`MODULE:FACTORY`) returns. A factory that
     cannot be loaded or needs arguments is a mistake in the arguments

@@ -95,7 +95,7 @@ def main(argv=None):
                         "fraction or 512MiB; per iteration in scan-body mode")
     parser.add_argument("--target", help="with --plan: remat-plan's target")
     for size in SIZES:
-        parser.add_argument(f"--{size}", type=int,
+        parser.add_argument(f"--{size}", type=remat.cli.positive_int,
                             help=f"built-in models: {size}")
     parser.add_argument("--dtype", choices=("float32", "bfloat16", "float16"),
                         help="built-in models: activation and parameter dtype")

@@ -282,6 +282,15 @@ def plan(fn, *example_args, param_argnums=(0,), recompute_unnamed=True,
             "(checkpoint_name(x @ w, \"proj\")), or plan with "
             "recompute_unnamed=False to see remat's plan without that limit",
             remat.PlanWarning, stacklevel=2)
+    if body is not None and options.get("memory_budget") is not None:
+        warnings.warn(
+            f"remat_jax: memory_budget={options['memory_budget']!r} bounds "
+            "the peak of one iteration of the scan's body; JAX holds the "
+            f"values the plan saves for all {body.length} iterations at once "
+            "(Plan.scan.total_saved_bytes), which the budget does not see, so "
+            "a smaller budget need not save less in all; pass scan=\"unroll\" "
+            "to bound the whole step",
+            remat.PlanWarning, stacklevel=2)
     if scan is None and body is not None and body.outside_names:
         names = sorted(set(body.outside_names))
         warnings.warn(

@@ -44,7 +44,7 @@ def add_model_arguments(parser):
     parser.add_argument("--dtype", default="float32", choices=sorted(_DTYPES),
                         help="dtype of the example inputs")
     for size in SIZES:
-        parser.add_argument(f"--{size}", type=int,
+        parser.add_argument(f"--{size}", type=remat.cli.positive_int,
                             help=f"built-in models: {size}")
     parser.add_argument("--dropout", type=float,
                         help="built-in models: dropout probability (text_block)")

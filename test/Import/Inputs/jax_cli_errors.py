@@ -16,6 +16,7 @@ CASES = [
     ["no_such_model"],
     ["jax_functions:raises"],
     ["jax_functions:needs_size"],
+    ["mlp", "--batch", "0"],
 ]
 
 for argv in CASES:

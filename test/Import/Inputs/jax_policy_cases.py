@@ -231,18 +231,18 @@ def check_tied_name_note():
 
 def check_repeated_name_kept():
     """One checkpoint name in every layer of a Python loop (as MaxText names
-    its layers' values): save-all saves `h` in the first layers, where
-    backward reads it, but replays the last layer's (read only to replay an
-    unnamed value), which no name policy expresses; before 2026-12-07 that
-    plan was refused at the first call. Without a budget, plan() plans again
-    with every instance of such a name kept, as the name policy saves them,
-    and JAX saves exactly what the plan saves."""
+    its layers' values): min-cut saves `h` where backward reads it, but
+    replays the last layer's (read only to replay an unnamed value), which
+    no name policy expresses; before 2026-12-07 that plan was refused at
+    the first call. Without a budget, plan() plans again with every
+    instance of such a name kept, as the name policy saves them, and JAX
+    saves exactly what the plan saves."""
     def layers(ws, x):
         for w in ws:
-            x = checkpoint_name(jnp.tanh(checkpoint_name(x @ w, "mm")), "h")
+            x = checkpoint_name(jnp.sin(x @ w), "h")
         return jnp.sum(x ** 2)
     args = ([jnp.eye(16) * 0.5 for _ in range(3)], jnp.ones((8, 16)))
-    plan = remat_jax.plan(layers, *args, strategy="save-all")
+    plan = remat_jax.plan(layers, *args)
     policy = remat_jax.policy(plan)
     names = plan.export.checkpoint_names
     want = sorted(((names[n], tuple(plan.export.named_shapes[n]))
@@ -253,7 +253,7 @@ def check_repeated_name_kept():
                 f"plan saves {want}")
     if not gradients_match(layers, policy, args):
         return "repeated name: gradients differ from the unwrapped function's"
-    print(f"repeated name: save-all keeps {', '.join(plan.kept)} in every "
+    print(f"repeated name: min-cut keeps {', '.join(plan.kept)} in every "
           f"instance, saves {', '.join(plan.saved_names())}; JAX's residuals "
           "match; gradients equal")
     return None
