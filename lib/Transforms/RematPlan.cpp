@@ -320,6 +320,13 @@ void RematPlanPass::reportNoJointFunction(ModuleOp module) {
     }
     auto graph = func->getAttrOfType<StringAttr>(
         RematDialect::GraphAttrHelper::getNameStr());
+    if (graph && isJointFunction(func) && func.isExternal()) {
+      func->emitError() << "remat-plan: '" << func.getName()
+                        << "' is marked remat.graph = \"joint\" but is a "
+                           "declaration without a body; remat-plan plans a "
+                           "joint function's ops: give it its body";
+      return;
+    }
     if (graph) {
       func->emitError() << "remat-plan: '" << func.getName()
                         << "' is a remat.graph = \"" << graph.getValue()
@@ -338,6 +345,19 @@ void RematPlanPass::reportNoJointFunction(ModuleOp module) {
         return;
       }
   }
+  // Joint functions one module down are not this pass's (it plans the
+  // module it runs on): say where they are and how to reach them.
+  for (auto nested : module.getOps<ModuleOp>())
+    for (auto func : nested.getOps<FunctionOpInterface>())
+      if (isJointFunction(func) && !func.isExternal()) {
+        func->emitError()
+            << "remat-plan: '" << func.getName()
+            << "' is a joint function in a nested module; remat-plan plans "
+               "the functions of the module it runs on: run it there "
+               "(--pass-pipeline='builtin.module(builtin.module(remat-plan))')"
+               " or move the function to the top level";
+        return;
+      }
   module.emitError() << "remat-plan: no function is marked as a joint "
                         "training graph; mark one with attributes "
                         "{remat.graph = \"joint\"}, remat.role on every "
@@ -413,6 +433,19 @@ void RematPlanPass::runOnOperation() {
     reportNoJointFunction(module);
     return signalPassFailure();
   }
+  // Joint functions in nested modules are not planned here (the pass plans
+  // the module it runs on): say so rather than skip them silently.
+  for (auto nested : module.getOps<ModuleOp>())
+    for (auto func : nested.getOps<FunctionOpInterface>())
+      if (isJointFunction(func) && !func.isExternal()) {
+        func->emitWarning()
+            << "remat-plan: '" << func.getName()
+            << "' is a joint function in a nested module and is not "
+               "planned; run remat-plan on that module "
+               "(--pass-pipeline='builtin.module(builtin.module(remat-plan))')"
+               " or move the function to the top level";
+        break;
+      }
 
   PlanRequest request;
   request.policy = policy.getValue();

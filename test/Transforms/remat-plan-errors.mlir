@@ -37,6 +37,61 @@ func.func @f_forward(%x: tensor<4xf32> {remat.role = "input"})
 
 // -----
 
+// A joint declaration without a body (the message called it a forward-form
+// function to differentiate before 2026-12-07).
+// expected-error @+1 {{remat-plan: 'decl' is marked remat.graph = "joint" but is a declaration without a body; remat-plan plans a joint function's ops: give it its body}}
+func.func private @decl(%x: tensor<4xf32> {remat.role = "input"},
+                        %t: tensor<4xf32> {remat.role = "tangent"})
+    -> (tensor<4xf32> {remat.role = "output"}) attributes {remat.graph = "joint"}
+
+// -----
+
+// A joint function one module down is not planned: the error says where it
+// is and how to reach it (before, "no function is marked as a joint
+// training graph"). (A file holding one module alone makes it the top.)
+module {
+  module @inner {
+    // expected-error @+1 {{remat-plan: 'nested' is a joint function in a nested module; remat-plan plans the functions of the module it runs on: run it there (--pass-pipeline='builtin.module(builtin.module(remat-plan))') or move the function to the top level}}
+    func.func @nested(%x: tensor<4xf32> {remat.role = "input"},
+                      %dy: tensor<4xf32> {remat.role = "tangent"})
+        -> (tensor<4xf32> {remat.role = "output"},
+            tensor<4xf32> {remat.role = "grad", remat.grad_of = 0})
+        attributes {remat.graph = "joint"} {
+      %y = remat.exp %x : tensor<4xf32>
+      %d = remat.mul %dy, %y : tensor<4xf32>
+      return %y, %d : tensor<4xf32>, tensor<4xf32>
+    }
+  }
+}
+
+// -----
+
+// Beside a top-level joint function, it is planned and the nested one is
+// named in a warning, not skipped silently.
+func.func @top(%x: tensor<4xf32> {remat.role = "input"},
+               %dy: tensor<4xf32> {remat.role = "tangent"})
+    -> (tensor<4xf32> {remat.role = "output"},
+        tensor<4xf32> {remat.role = "grad", remat.grad_of = 0})
+    attributes {remat.graph = "joint"} {
+  %y = remat.exp %x : tensor<4xf32>
+  %d = remat.mul %dy, %y : tensor<4xf32>
+  return %y, %d : tensor<4xf32>, tensor<4xf32>
+}
+module @inner {
+  // expected-warning @+1 {{remat-plan: 'nested' is a joint function in a nested module and is not planned; run remat-plan on that module (--pass-pipeline='builtin.module(builtin.module(remat-plan))') or move the function to the top level}}
+  func.func @nested(%x: tensor<4xf32> {remat.role = "input"},
+                    %dy: tensor<4xf32> {remat.role = "tangent"})
+      -> (tensor<4xf32> {remat.role = "output"},
+          tensor<4xf32> {remat.role = "grad", remat.grad_of = 0})
+      attributes {remat.graph = "joint"} {
+    %y = remat.exp %x : tensor<4xf32>
+    %d = remat.mul %dy, %y : tensor<4xf32>
+    return %y, %d : tensor<4xf32>, tensor<4xf32>
+  }
+}
+
+// -----
+
 func.func @unknown_op(%x: tensor<4xf32> {remat.role = "input"},
                       %dy: tensor<4xf32> {remat.role = "tangent"})
     -> (tensor<4xf32> {remat.role = "output"},
