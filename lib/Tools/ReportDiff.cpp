@@ -9,6 +9,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/GlobPattern.h"
@@ -73,6 +74,10 @@ StringRef toString(ChangeKind kind) {
 }
 
 namespace {
+
+/// The decisions a report's values carry (remat-report's spellings).
+constexpr std::array<StringRef, 5> kDecisions = {"save", "recompute", "derive",
+                                                 "not-needed", "input"};
 
 std::optional<ChangeKind> parseChangeKind(StringRef text) {
   for (int kind = 0; kind <= static_cast<int>(ChangeKind::Derivation); ++kind)
@@ -340,6 +345,7 @@ private:
     const llvm::json::Array *values = object->getArray("values");
     if (!values)
       return error(where("values") + " is missing or not an array");
+    llvm::StringSet<> seenValues;
     for (const llvm::json::Value &entry : *values) {
       const llvm::json::Object *valueObject = entry.getAsObject();
       if (!valueObject)
@@ -352,6 +358,20 @@ private:
                      " has an entry without \"name\" or \"decision\"");
       fact.name = valueName->str();
       fact.decision = decision->str();
+      // What no plan writes is refused rather than compared (before
+      // 2026-12-07 each passed, as "no changes" or a bogus decision).
+      if (!llvm::is_contained(kDecisions, *decision))
+        return error(where("values") + ": value '" + fact.name +
+                     "' has decision \"" + *decision + "\"; expected one of " +
+                     llvm::join(kDecisions, ", "));
+      if (std::optional<int64_t> bytes = valueObject->getInteger("bytes");
+          bytes && *bytes < 0)
+        return error(where("values") + ": value '" + fact.name + "' has " +
+                     std::to_string(*bytes) +
+                     " bytes: expected a number, not negative");
+      if (!seenValues.insert(fact.name).second)
+        return error(where("values") + " lists value '" + fact.name +
+                     "' twice; a report has one entry per value");
       fact.op = valueObject->getString("op").value_or("").str();
       fact.dtype = valueObject->getString("dtype").value_or("").str();
       fact.computeClass =
