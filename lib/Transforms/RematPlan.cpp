@@ -305,6 +305,22 @@ FailureOr<ProgressMode> RematPlanPass::parseProgress(Location loc) {
                         << "; expected auto, true or false";
 }
 
+/// How a joint function in a nested module gets planned.
+constexpr llvm::StringLiteral kReachNestedModule =
+    "run remat-plan on that module "
+    "(--pass-pipeline='builtin.module(builtin.module(remat-plan))') or move "
+    "the function to the top level";
+
+/// The first joint function with a body one module below `module`, which
+/// the pass (planning the module it runs on) does not plan.
+FunctionOpInterface firstNestedJointFunction(ModuleOp module) {
+  for (auto nested : module.getOps<ModuleOp>())
+    for (auto func : nested.getOps<FunctionOpInterface>())
+      if (isJointFunction(func) && !func.isExternal())
+        return func;
+  return {};
+}
+
 void RematPlanPass::reportNoJointFunction(ModuleOp module) {
   // Point at the most likely culprit: a forward-form function, or one whose
   // arguments carry roles but which lacks the graph marker.
@@ -347,17 +363,14 @@ void RematPlanPass::reportNoJointFunction(ModuleOp module) {
   }
   // Joint functions one module down are not this pass's (it plans the
   // module it runs on): say where they are and how to reach them.
-  for (auto nested : module.getOps<ModuleOp>())
-    for (auto func : nested.getOps<FunctionOpInterface>())
-      if (isJointFunction(func) && !func.isExternal()) {
-        func->emitError()
-            << "remat-plan: '" << func.getName()
-            << "' is a joint function in a nested module; remat-plan plans "
-               "the functions of the module it runs on: run it there "
-               "(--pass-pipeline='builtin.module(builtin.module(remat-plan))')"
-               " or move the function to the top level";
-        return;
-      }
+  if (FunctionOpInterface nested = firstNestedJointFunction(module)) {
+    nested->emitError()
+        << "remat-plan: '" << nested.getName()
+        << "' is a joint function in a nested module; remat-plan plans the "
+           "functions of the module it runs on: "
+        << kReachNestedModule;
+    return;
+  }
   module.emitError() << "remat-plan: no function is marked as a joint "
                         "training graph; mark one with attributes "
                         "{remat.graph = \"joint\"}, remat.role on every "
@@ -435,17 +448,11 @@ void RematPlanPass::runOnOperation() {
   }
   // Joint functions in nested modules are not planned here (the pass plans
   // the module it runs on): say so rather than skip them silently.
-  for (auto nested : module.getOps<ModuleOp>())
-    for (auto func : nested.getOps<FunctionOpInterface>())
-      if (isJointFunction(func) && !func.isExternal()) {
-        func->emitWarning()
-            << "remat-plan: '" << func.getName()
-            << "' is a joint function in a nested module and is not "
-               "planned; run remat-plan on that module "
-               "(--pass-pipeline='builtin.module(builtin.module(remat-plan))')"
-               " or move the function to the top level";
-        break;
-      }
+  if (FunctionOpInterface nested = firstNestedJointFunction(module))
+    nested->emitWarning() << "remat-plan: '" << nested.getName()
+                          << "' is a joint function in a nested module and "
+                             "is not planned: "
+                          << kReachNestedModule;
 
   PlanRequest request;
   request.policy = policy.getValue();

@@ -268,6 +268,16 @@ def plan(fn, *example_args, param_argnums=(0,), recompute_unnamed=True,
         _refuse_unnamed_policy(options.get("policy"))
     planned = _plan_tied(fn, example_args, param_argnums, recompute_unnamed,
                          scan, options)
+    _warn_where_silent(fn, planned, recompute_unnamed, scan, options)
+    return planned
+
+
+def _warn_where_silent(fn, planned, recompute_unnamed, scan, options):
+    """PlanWarnings for plans that would otherwise do less than asked
+    without a word: nothing is named (every strategy is then
+    nothing_saveable), a budget in scan-body mode (it bounds one
+    iteration), named values outside a scan that default scan-body mode
+    leaves unplanned."""
     body = planned.export.scan
     if recompute_unnamed and not planned.export.checkpoint_names:
         planned_what = (f"the body of the lax.scan at {body.where}" if body
@@ -281,7 +291,7 @@ def plan(fn, *example_args, param_argnums=(0,), recompute_unnamed=True,
             f"({planned.report.strategy}); name the values worth keeping "
             "(checkpoint_name(x @ w, \"proj\")), or plan with "
             "recompute_unnamed=False to see remat's plan without that limit",
-            remat.PlanWarning, stacklevel=2)
+            remat.PlanWarning, stacklevel=3)
     if body is not None and options.get("memory_budget") is not None:
         warnings.warn(
             f"remat_jax: memory_budget={options['memory_budget']!r} bounds "
@@ -290,7 +300,7 @@ def plan(fn, *example_args, param_argnums=(0,), recompute_unnamed=True,
             "(Plan.scan.total_saved_bytes), which the budget does not see, so "
             "a smaller budget need not save less in all; pass scan=\"unroll\" "
             "to bound the whole step",
-            remat.PlanWarning, stacklevel=2)
+            remat.PlanWarning, stacklevel=3)
     if scan is None and body is not None and body.outside_names:
         names = sorted(set(body.outside_names))
         warnings.warn(
@@ -301,8 +311,7 @@ def plan(fn, *example_args, param_argnums=(0,), recompute_unnamed=True,
             "are left to JAX's autodiff, which saves what it needs of them; "
             "pass scan=\"unroll\" to plan the whole function, or "
             "scan=\"body\" to say this is meant",
-            remat.PlanWarning, stacklevel=2)
-    return planned
+            remat.PlanWarning, stacklevel=3)
 
 
 def _plan_tied(fn, example_args, param_argnums, recompute_unnamed, scan,

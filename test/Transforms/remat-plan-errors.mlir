@@ -51,7 +51,7 @@ func.func private @decl(%x: tensor<4xf32> {remat.role = "input"},
 // training graph"). (A file holding one module alone makes it the top.)
 module {
   module @inner {
-    // expected-error @+1 {{remat-plan: 'nested' is a joint function in a nested module; remat-plan plans the functions of the module it runs on: run it there (--pass-pipeline='builtin.module(builtin.module(remat-plan))') or move the function to the top level}}
+    // expected-error @+1 {{remat-plan: 'nested' is a joint function in a nested module; remat-plan plans the functions of the module it runs on: run remat-plan on that module (--pass-pipeline='builtin.module(builtin.module(remat-plan))') or move the function to the top level}}
     func.func @nested(%x: tensor<4xf32> {remat.role = "input"},
                       %dy: tensor<4xf32> {remat.role = "tangent"})
         -> (tensor<4xf32> {remat.role = "output"},
@@ -78,7 +78,7 @@ func.func @top(%x: tensor<4xf32> {remat.role = "input"},
   return %y, %d : tensor<4xf32>, tensor<4xf32>
 }
 module @inner {
-  // expected-warning @+1 {{remat-plan: 'nested' is a joint function in a nested module and is not planned; run remat-plan on that module (--pass-pipeline='builtin.module(builtin.module(remat-plan))') or move the function to the top level}}
+  // expected-warning @+1 {{remat-plan: 'nested' is a joint function in a nested module and is not planned: run remat-plan on that module (--pass-pipeline='builtin.module(builtin.module(remat-plan))') or move the function to the top level}}
   func.func @nested(%x: tensor<4xf32> {remat.role = "input"},
                     %dy: tensor<4xf32> {remat.role = "tangent"})
       -> (tensor<4xf32> {remat.role = "output"},
