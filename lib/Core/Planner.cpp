@@ -13,6 +13,7 @@
 #include "PlannerInternal.h"
 #include "StringUtil.h"
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -20,6 +21,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cmath>
@@ -122,10 +124,16 @@ absl::StatusOr<MemoryBudget> parseBudgetValue(absl::string_view trimmed,
     if (!absl::ConsumeSuffix(&number, unit.suffix))
       continue;
     double amount = 0;
-    if (!absl::SimpleAtod(absl::StripAsciiWhitespace(number), &amount) ||
-        !std::isfinite(amount) || amount < 0)
-      return bad(absl::StrCat("'", absl::StripAsciiWhitespace(number),
-                              "' is not a non-negative number"));
+    number = absl::StripAsciiWhitespace(number);
+    // "5KIB" ends in "B" but its unit is "KIB": name the units rather than
+    // call "5KI" not a number.
+    if (!number.empty() && absl::ascii_isalpha(number.back()))
+      return bad(absl::StrCat("unknown unit; the units are KiB, MiB, GiB, "
+                              "TiB (powers of 1024), KB, MB, GB, TB (powers "
+                              "of 1000) and B, spelled so"));
+    if (!absl::SimpleAtod(number, &amount) || !std::isfinite(amount) ||
+        amount < 0)
+      return bad(absl::StrCat("'", number, "' is not a non-negative number"));
     double bytes = amount * static_cast<double>(unit.multiplier);
     if (bytes >= 9.2e18)
       return bad("too large");
@@ -136,7 +144,10 @@ absl::StatusOr<MemoryBudget> parseBudgetValue(absl::string_view trimmed,
   if (trimmed.find_first_of(".eE") == absl::string_view::npos) {
     int64_t bytes = 0;
     if (!absl::SimpleAtoi(trimmed, &bytes) || bytes < 0)
-      return bad("not a non-negative integer number of bytes");
+      return bad(!trimmed.empty() && std::all_of(trimmed.begin(), trimmed.end(),
+                                                 absl::ascii_isdigit)
+                     ? "too large"
+                     : "not a non-negative integer number of bytes");
     budget.kind = MemoryBudget::Kind::Bytes;
     budget.bytes = bytes;
     return budget;

@@ -71,13 +71,22 @@ TEST(ErrorMessages, MemoryBudget) {
               std::string("memory budget '-2GiB': '-2' is not a non-negative "
                           "number") +
                   kBudgetHelp);
+  // A unit spelled otherwise ends in "B" too: the error names the units
+  // (it called "5KI" not a number before 2026-12-07).
+  for (std::string unknown : {"5KIB", "5PiB"})
+    expectError(parseMemoryBudget(unknown).status(), kInvalid,
+                "memory budget '" + unknown +
+                    "': unknown unit; the units are KiB, MiB, GiB, TiB "
+                    "(powers of 1024), KB, MB, GB, TB (powers of 1000) and "
+                    "B, spelled so" +
+                    kBudgetHelp);
   expectError(parseMemoryBudget("9000000TiB").status(), kInvalid,
               std::string("memory budget '9000000TiB': too large") +
                   kBudgetHelp);
-  // One past INT64_MAX bytes does not parse as an int64.
+  // One past INT64_MAX bytes does not parse as an int64: too large, not
+  // "not an integer" (before 2026-12-07).
   expectError(parseMemoryBudget("9223372036854775808").status(), kInvalid,
-              std::string("memory budget '9223372036854775808': not a "
-                          "non-negative integer number of bytes") +
+              std::string("memory budget '9223372036854775808': too large") +
                   kBudgetHelp);
   expectError(parseMemoryBudget("0peak").status(), kInvalid,
               std::string("memory budget '0peak': the fraction before 'peak' "
