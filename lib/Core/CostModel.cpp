@@ -10,6 +10,7 @@
 #include "FlatGraph.h"
 #include "StringUtil.h"
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -464,10 +465,21 @@ absl::StatusOr<TargetSpec> parseTargetJson(std::string_view json) {
           absl::StrCat(where(*it->second), "field \"name\" is empty"));
     spec.name = it->second->text;
   }
+  // What the planner checks of any target (the name's characters, among
+  // others), here too: the error then names the file.
+  if (absl::Status valid = validateTarget(spec); !valid.ok())
+    return valid;
   return spec;
 }
 
 absl::Status validateTarget(const TargetSpec &target) {
+  // The name is printed in the text report, one field per line: a control
+  // character (a newline) broke its lines before 2026-12-07.
+  for (char c : target.name)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      return absl::InvalidArgumentError(absl::StrCat(
+          "target name '", absl::CEscape(target.name),
+          "' holds a control character; give a name of printable text"));
   for (const NumericField &numeric : kNumericFields) {
     const double value = target.*numeric.member;
     if (std::isfinite(value) && value >= 0 &&

@@ -85,6 +85,10 @@ TEST(CostModel, JsonErrorsArePrecise) {
       parseTargetJson(R"({"base": "h100", "launch_overhead_us": true})"),
       "not a JSON number or string");
   expectErrorContains(parseTargetJson("[1]"), "expected '{'");
+  // The name is one line of the text report.
+  expectErrorContains(
+      parseTargetJson("{\"base\": \"h100\", \"name\": \"a\\nb\"}"),
+      "target name 'a\\nb' holds a control character");
   for (const char *granularity : {"0", "1.5", "-64", "2e9"})
     expectErrorContains(parseTargetJson(absl::StrCat(
                             R"({"base": "h100", )",
