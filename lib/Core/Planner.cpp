@@ -128,9 +128,8 @@ absl::StatusOr<MemoryBudget> parseBudgetValue(absl::string_view trimmed,
     // "5KIB" ends in "B" but its unit is "KIB": name the units rather than
     // call "5KI" not a number.
     if (!number.empty() && absl::ascii_isalpha(number.back()))
-      return bad(absl::StrCat("unknown unit; the units are KiB, MiB, GiB, "
-                              "TiB (powers of 1024), KB, MB, GB, TB (powers "
-                              "of 1000) and B, spelled so"));
+      return bad("unknown unit; the units are KiB, MiB, GiB, TiB (powers of "
+                 "1024), KB, MB, GB, TB (powers of 1000) and B, spelled so");
     if (!absl::SimpleAtod(number, &amount) || !std::isfinite(amount) ||
         amount < 0)
       return bad(absl::StrCat("'", number, "' is not a non-negative number"));
@@ -648,10 +647,6 @@ absl::Status checkOptions(const PlanOptions &options) {
         " s is not a non-negative finite number of seconds"));
   return absl::OkStatus();
 }
-
-} // namespace
-
-namespace {
 
 /// Every figure is finite, or the plan cannot be reported (JSON has no inf)
 /// nor compared: each op's cost is finite (Graph::validate and

@@ -621,20 +621,19 @@ llvm::Error checkTensorSizes(func::FuncOp func) {
     auto tensor = dyn_cast<RankedTensorType>(type);
     if (error || !tensor || !tensor.hasStaticShape())
       return;
-    std::string typeText;
-    llvm::raw_string_ostream(typeText) << tensor;
     std::optional<uint64_t> bytes = tensorBytes(tensor);
-    if (!bytes)
-      error = llvm::createStringError(
-          "@" + func.getSymName().str() + ": " + what.str() + " " + typeText +
-          " has more bytes than 64 bits count; remat-run executes "
-          "examples: shrink the shapes");
-    else if (memory && *bytes > memory)
-      error = llvm::createStringError(
-          "@" + func.getSymName().str() + ": " + what.str() + " " + typeText +
-          " needs " + std::to_string(*bytes) +
-          " bytes, more than this machine's memory (" + std::to_string(memory) +
-          " bytes); remat-run executes examples: shrink the shapes");
+    if (bytes && (!memory || *bytes <= memory))
+      return;
+    std::string subject;
+    llvm::raw_string_ostream(subject)
+        << "@" << func.getSymName() << ": " << what << " " << tensor;
+    error = llvm::createStringError(
+        subject +
+        (bytes ? " needs " + std::to_string(*bytes) +
+                     " bytes, more than this machine's memory (" +
+                     std::to_string(memory) + " bytes)"
+               : std::string(" has more bytes than 64 bits count")) +
+        "; remat-run executes examples: shrink the shapes");
   };
   FunctionType type = func.getFunctionType();
   for (auto [index, input] : llvm::enumerate(type.getInputs()))

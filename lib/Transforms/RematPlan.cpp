@@ -336,7 +336,7 @@ void RematPlanPass::reportNoJointFunction(ModuleOp module) {
     }
     auto graph = func->getAttrOfType<StringAttr>(
         RematDialect::GraphAttrHelper::getNameStr());
-    if (graph && isJointFunction(func) && func.isExternal()) {
+    if (isJointFunction(func) && func.isExternal()) {
       func->emitError() << "remat-plan: '" << func.getName()
                         << "' is marked remat.graph = \"joint\" but is a "
                            "declaration without a body; remat-plan plans a "

@@ -587,7 +587,8 @@ def _bind_static(fn, args, kwargs, argnums, argnames, param_argnums):
                              f"{count} positional argument(s)")
         positions.add(index % count)
     positions = sorted(positions)
-    overlap = [i for i in param_argnums if i % max(count, 1) in positions]
+    params = [i % count for i in param_argnums if -count <= i < count]
+    overlap = [i for i in params if i in positions]
     if overlap:
         raise ValueError(f"param_argnums {tuple(param_argnums)} and "
                          f"static_argnums {argnums!r} share position(s) "
@@ -614,11 +615,9 @@ def _bind_static(fn, args, kwargs, argnums, argnames, param_argnums):
     bound.__signature__ = inspect.Signature(
         [inspect.Parameter(name, inspect.Parameter.POSITIONAL_ONLY)
          for index, name in enumerate(names) if index not in positions])
-    params = tuple(i - sum(1 for p in positions if p < i % count)
-                   for i in (i % count for i in param_argnums if i < count))
     return (bound, tuple(rest),
             {k: v for k, v in kwargs.items() if k not in named}, statics,
-            params)
+            tuple(i - sum(p < i for p in positions) for i in params))
 
 
 def _require_array_leaves(values, names):

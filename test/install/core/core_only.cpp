@@ -12,6 +12,7 @@
 
 #include <iostream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -28,34 +29,34 @@ int main() {
   remat::ValueId x = graph.addInput("x", type, remat::InputRole::Input);
   remat::ValueId dy = graph.addInput("dy", type, remat::InputRole::Tangent);
 
+  // One elementwise op (one flop per element) with one result.
+  auto addElementwise = [&](const char *name, const char *kind,
+                            std::vector<remat::ValueId> operands,
+                            const char *result) {
+    remat::GraphOp op;
+    op.name = name;
+    op.kind = kind;
+    op.operands = std::move(operands);
+    op.flops = 1024 * 1024;
+    return graph.addOp(op, {type}, {result});
+  };
+
   // Forward: y = exp(x), an elementwise op backward reads; z = y + x is the
   // forward's result.
-  remat::GraphOp exp;
-  exp.name = "exp";
-  exp.kind = "remat.exp";
-  exp.operands = {x};
-  exp.flops = 1024 * 1024;
-  absl::StatusOr<remat::OpId> expOp = graph.addOp(exp, {type}, {"y"});
+  absl::StatusOr<remat::OpId> expOp =
+      addElementwise("exp", "remat.exp", {x}, "y");
   if (!expOp.ok())
     return fail("adding exp", expOp.status());
   remat::ValueId y = graph.op(*expOp).results.front();
-  remat::GraphOp add;
-  add.name = "residual";
-  add.kind = "remat.add";
-  add.operands = {y, x};
-  add.flops = 1024 * 1024;
-  absl::StatusOr<remat::OpId> addOp = graph.addOp(add, {type}, {"z"});
+  absl::StatusOr<remat::OpId> addOp =
+      addElementwise("residual", "remat.add", {y, x}, "z");
   if (!addOp.ok())
     return fail("adding residual", addOp.status());
   graph.markOutput(graph.op(*addOp).results.front(), remat::OutputRole::Output);
 
   // Backward: dx = dy * y.
-  remat::GraphOp mul;
-  mul.name = "exp_bwd";
-  mul.kind = "remat.mul";
-  mul.operands = {dy, y};
-  mul.flops = 1024 * 1024;
-  absl::StatusOr<remat::OpId> mulOp = graph.addOp(mul, {type}, {"dx"});
+  absl::StatusOr<remat::OpId> mulOp =
+      addElementwise("exp_bwd", "remat.mul", {dy, y}, "dx");
   if (!mulOp.ok())
     return fail("adding exp_bwd", mulOp.status());
   graph.markOutput(graph.op(*mulOp).results.front(),
