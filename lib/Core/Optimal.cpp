@@ -45,6 +45,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -1090,6 +1091,13 @@ MilpOutcome solveMilp(
   solver.messageHandler()->setLogLevel(0);
   solver.setHintParam(OsiDoReducePrint, true, OsiHintTry);
 
+  // CbcMain0 and CbcMain1 parse their arguments through state shared by
+  // every call in the process: two solves at once (MLIR runs the plans of
+  // nested modules on several threads) misread each other's arguments and
+  // fail. One solve runs at a time; each one's time limit starts when it
+  // does.
+  static std::mutex cbcMutex;
+  std::lock_guard<std::mutex> cbcLock(cbcMutex);
   CbcModel model(solver);
   CbcSolverUsefulData data;
   CbcMain0(model, data);
