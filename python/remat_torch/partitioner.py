@@ -736,9 +736,11 @@ def _plan(text, options, on_infeasible):
         # The smallest peak the error names is an activation peak.
         closest = dict(options,
                        memory_budget=f"activations:{error.smallest_peak_bytes}")
-        warning = (f"remat_torch.partition: the memory budget cannot be met; "
-                   f"planning at the smallest peak remat reaches, "
-                   f"{error.smallest_peak_bytes} bytes")
+        peak = error.smallest_peak_bytes
+        warning = (f"remat_torch.partition: memory_budget="
+                   f"{options.get('memory_budget')!r} cannot be met; planning "
+                   f"at the smallest activation peak remat reaches, {peak} "
+                   f"bytes ({peak / 2**20:.2f} MiB)")
         return remat.plan(text, **closest), warning
 
 

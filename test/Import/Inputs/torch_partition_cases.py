@@ -526,7 +526,8 @@ def budget_case():
         result = compile_step(copy.deepcopy(module), functools.partial(
             partition, strategy="budget", memory_budget=64,
             on_infeasible="closest", on_plan=infos.append))(*inputs)
-    check(any("smallest peak" in str(w.message) for w in caught) and
+    check(any("smallest activation peak" in str(w.message) and
+              "memory_budget=64 " in str(w.message) for w in caught) and
           same(reference, result) and
           infos[0].report.budget_bytes == infos[0].report.peak_memory_bytes,
           "infeasible budget, on_infeasible='closest': warns, plans at the "
