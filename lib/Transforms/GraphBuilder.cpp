@@ -72,10 +72,14 @@ FailureOr<TensorType> tensorTypeOf(Type type, Location loc, const Twine &what) {
                                "the shapes before planning";
     result.shape.assign(ranked.getShape().begin(), ranked.getShape().end());
     element = ranked.getElementType();
+  } else if (isa<BaseMemRefType>(type)) {
+    return emitError(loc) << "remat-plan: " << what << " has type " << type
+                          << "; remat-plan plans programs on tensors: run it "
+                             "before bufferization";
   } else if (isa<ShapedType>(type)) {
     return emitError(loc) << "remat-plan: " << what << " has type " << type
-                          << "; remat-plan plans ranked tensors on tensors "
-                             "(run it before bufferization)";
+                          << "; remat-plan plans statically shaped ranked "
+                             "tensors and scalars only";
   }
   std::optional<DType> dtype = dtypeOf(element);
   if (!dtype)
@@ -327,7 +331,12 @@ FailureOr<std::unique_ptr<ImportedGraph>> buildGraph(FunctionOpInterface func,
     node.kind = op.getName().getStringRef().str();
     readRematAttrs(&op, rematAttrs, node);
 
-    bool readsCaptures = false;
+    // An op reads what its regions capture from the function body as it
+    // reads its operands (a linalg.generic whose body multiplies by a
+    // scalar computed outside): a capture missed here was planned as never
+    // read, so its producer was not saved for a backward op capturing it
+    // and remat-partition replayed it, never_recompute or not.
+    const bool readsCaptures = op.getNumRegions() > 0;
     if (auto planner = dyn_cast<PlannerOpInterface>(&op)) {
       if (withFacts) {
         node.flops = planner.estimateFlops();
@@ -342,9 +351,8 @@ FailureOr<std::unique_ptr<ImportedGraph>> buildGraph(FunctionOpInterface func,
                                  std::make_move_iterator(rules.end()));
       }
     } else if (op.getNumRegions() > 0) {
-      // A region op the planner has no facts for: one node that reads
-      // everything its body captures, sized by its operands and results.
-      readsCaptures = true;
+      // A region op the planner has no facts for: one node sized by its
+      // operands and results.
       if (withFacts) {
         node.computeClass = ComputeClass::Other;
         node.flops = detail::defaultFlops(&op);
@@ -356,8 +364,10 @@ FailureOr<std::unique_ptr<ImportedGraph>> buildGraph(FunctionOpInterface func,
              << "remat-plan cannot plan '" << op.getName()
              << "': it does not implement PlannerOpInterface; wrap it in "
                 "remat.opaque \"<name>\"(...) {flops = ..., compute_class = "
-                "\"...\"} or attach an external model to it "
-                "(lib/Interfaces/ExternalModels.cpp)";
+                "\"...\"} or attach a "
+                "remat::PlannerOpInterface::ExternalModel to it "
+                "(remat/Dialect/Remat/IR/RematInterfaces.h; docs/Dialect.md, "
+                "\"External models\")";
     }
 
     auto addRead = [&](Value read) -> LogicalResult {
@@ -369,7 +379,7 @@ FailureOr<std::unique_ptr<ImportedGraph>> buildGraph(FunctionOpInterface func,
       return success();
     };
     // Reads in first-use order, each once: the operands, then (for a region
-    // op without planner facts) whatever its body captures. Most ops have a
+    // op) whatever its body captures. Most ops have a
     // handful of operands, deduplicated by a scan instead of a set.
     constexpr unsigned kMaxScannedOperands = 16;
     if (readsCaptures || op.getNumOperands() > kMaxScannedOperands) {

@@ -98,7 +98,7 @@ func.func @unknown_op(%x: tensor<4xf32> {remat.role = "input"},
         tensor<4xf32> {remat.role = "grad"})
     attributes {remat.graph = "joint"} {
   %c = arith.constant dense<2.0> : tensor<4xf32>
-  // expected-error @+1 {{remat-plan cannot plan 'tensor.insert_slice': it does not implement PlannerOpInterface; wrap it in remat.opaque "<name>"(...) {flops = ..., compute_class = "..."} or attach an external model to it (lib/Interfaces/ExternalModels.cpp)}}
+  // expected-error @+1 {{remat-plan cannot plan 'tensor.insert_slice': it does not implement PlannerOpInterface; wrap it in remat.opaque "<name>"(...) {flops = ..., compute_class = "..."} or attach a remat::PlannerOpInterface::ExternalModel to it (remat/Dialect/Remat/IR/RematInterfaces.h; docs/Dialect.md, "External models")}}
   %y = tensor.insert_slice %x into %c[0] [4] [1] : tensor<4xf32> into tensor<4xf32>
   %d = remat.mul %dy, %y : tensor<4xf32>
   return %y, %d : tensor<4xf32>, tensor<4xf32>
@@ -115,6 +115,27 @@ func.func @dynamic_shape(%x: tensor<4xf32> {remat.role = "input"},
   %e = tensor.cast %dynamic : tensor<?xf32> to tensor<4xf32>
   %d = remat.mul %dy, %e : tensor<4xf32>
   return %d : tensor<4xf32>
+}
+
+// -----
+
+// A bufferized program (memrefs) and vectors each get their own advice.
+// expected-error @+1 {{remat-plan: argument #0 has type 'memref<4xf32>'; remat-plan plans programs on tensors: run it before bufferization}}
+func.func @memref_argument(%x: memref<4xf32> {remat.role = "input"},
+                           %dy: tensor<4xf32> {remat.role = "tangent"})
+    -> (tensor<4xf32> {remat.role = "grad"})
+    attributes {remat.graph = "joint"} {
+  return %dy : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{remat-plan: argument #0 has type 'vector<4xf32>'; remat-plan plans statically shaped ranked tensors and scalars only}}
+func.func @vector_argument(%x: vector<4xf32> {remat.role = "input"},
+                           %dy: tensor<4xf32> {remat.role = "tangent"})
+    -> (tensor<4xf32> {remat.role = "grad"})
+    attributes {remat.graph = "joint"} {
+  return %dy : tensor<4xf32>
 }
 
 // -----

@@ -145,10 +145,8 @@ TEST_F(RematOpsTest, AdditiveInversesAreInexact) {
   EXPECT_TRUE(neg[0].exact);
   EXPECT_TRUE(neg[0].otherOperands.empty());
 
-  auto exp = rules("exp");
-  ASSERT_EQ(exp.size(), 1u);
-  EXPECT_EQ(exp[0].kind, remat::InverseKind::Log);
-  EXPECT_FALSE(exp[0].exact);
+  // exp under- and overflows: log(exp(a)) is +-inf outside a's f32 range.
+  EXPECT_TRUE(rules("exp").empty());
   auto log = rules("log");
   ASSERT_EQ(log.size(), 1u);
   EXPECT_EQ(log[0].kind, remat::InverseKind::Exp);

@@ -190,8 +190,11 @@ void NegOp::getInverseRules(SmallVectorImpl<remat::InverseRule> &rules) {
   rules.push_back({0, remat::InverseKind::Negate, {}, true});
 }
 
-void ExpOp::getInverseRules(SmallVectorImpl<remat::InverseRule> &rules) {
-  rules.push_back({0, remat::InverseKind::Log, {}, false});
+void ExpOp::getInverseRules(SmallVectorImpl<remat::InverseRule> &) {
+  // exp has no inverse rule: it underflows to 0 below about -103 (f32)
+  // and overflows above 88.7, where log(exp(a)) is -inf or +inf, not `a` in
+  // its last bits; masked logits (-1e4) are routine. log's inverse, exp, is
+  // kept: exp(log(c)) is c to rounding for every c log reads without NaN.
 }
 
 void LogOp::getInverseRules(SmallVectorImpl<remat::InverseRule> &rules) {
