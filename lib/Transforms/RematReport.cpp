@@ -471,6 +471,11 @@ struct RematReportPass final
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // On nested modules each instance would write the file, the last one
+    // to finish winning (which one varies from run to run under
+    // threading): refused, for the one report of the enclosing module.
+    if (output != "-" && module->getParentOp())
+      return emitNestedFileError(module);
     // Written in memory first, so a failed report leaves no file behind.
     std::string text;
     llvm::raw_string_ostream buffer(text);
@@ -487,6 +492,20 @@ struct RematReportPass final
     file->os() << text;
     file->keep();
     markAllAnalysesPreserved();
+  }
+
+private:
+  void emitNestedFileError(ModuleOp module) {
+    module.emitError()
+        << "remat-report: output=" << output.getValue()
+        << " on a nested module: each nested module's report would "
+           "overwrite the others'. Run remat-report on the enclosing module, "
+           "whose report covers the plans of the modules nested in it (names "
+           "qualified, as m0::@layer): --pass-pipeline='builtin.module("
+           "builtin.module(remat-plan),remat-report{output="
+        << output.getValue()
+        << "},builtin.module(remat-partition))', or write to output=-";
+    signalPassFailure();
   }
 };
 
@@ -509,6 +528,42 @@ std::string remat::humanBytes(int64_t bytes) {
   return text;
 }
 
+namespace {
+
+/// The reports of the planned joint functions of `module` and of the
+/// modules nested in it, in IR order. A nested function's name is
+/// qualified by its modules' (`m0::@layer`; an unnamed module is `module#N`,
+/// N counting the modules of its block from 0), so that one report of the
+/// top-level module covers the plans `remat-plan` made one level down.
+LogicalResult collectModule(ModuleOp module, AnalysisManager analyses,
+                            const std::string &prefix,
+                            std::vector<FunctionReport> &reports) {
+  int nestedIndex = 0;
+  for (Operation &op : module.getBody()->getOperations()) {
+    if (auto nested = dyn_cast<ModuleOp>(op)) {
+      std::string name = nested.getSymName()
+                             ? nested.getSymName()->str()
+                             : "module#" + std::to_string(nestedIndex);
+      ++nestedIndex;
+      if (failed(collectModule(nested, analyses.nest(nested),
+                               prefix + name + "::@", reports)))
+        return failure();
+      continue;
+    }
+    auto func = dyn_cast<FunctionOpInterface>(op);
+    if (!func || !isJointFunction(func) || func.isExternal())
+      continue;
+    FailureOr<FunctionReport> report = collect(func, analyses);
+    if (failed(report))
+      return failure();
+    report->function = prefix + report->function;
+    reports.push_back(std::move(*report));
+  }
+  return success();
+}
+
+} // namespace
+
 LogicalResult remat::writeRematReport(ModuleOp module, AnalysisManager analyses,
                                       StringRef format,
                                       llvm::raw_ostream &os) {
@@ -516,14 +571,8 @@ LogicalResult remat::writeRematReport(ModuleOp module, AnalysisManager analyses,
     return module.emitError() << "remat-report: bad option format=" << format
                               << "; expected json or text";
   std::vector<FunctionReport> reports;
-  for (auto func : module.getOps<FunctionOpInterface>()) {
-    if (!isJointFunction(func) || func.isExternal())
-      continue;
-    FailureOr<FunctionReport> report = collect(func, analyses);
-    if (failed(report))
-      return failure();
-    reports.push_back(std::move(*report));
-  }
+  if (failed(collectModule(module, analyses, "", reports)))
+    return failure();
   if (reports.empty())
     return module.emitError()
            << "remat-report: no planned joint function in the module; run "
