@@ -135,7 +135,8 @@ public:
                    double bytesPerUs)
       : context_(context), graph_(context.graph), flat_(context.flat),
         constraints_(context.constraints), bytes_(context.tables.valueBytes),
-        keep_(keep), bytesPerUs_(bytesPerUs) {}
+        forwardNeeds_(neededInForward(context)), keep_(keep),
+        bytesPerUs_(bytesPerUs) {}
 
   std::vector<DerivationChoice> run(bool replaceSaves) {
     const size_t numValues = flat_.numValues();
@@ -329,11 +330,16 @@ private:
       OpId op = stack.back();
       stack.pop_back();
       ++releases;
-      released += context_.tables.replayTimeUs[op];
-      // A replay that runs as a kernel of its own (not fused into a reader).
-      releasedKernels_ +=
-          !flat_.hasFlag(op, FlatGraph::kView) &&
-          context_.tables.replayTimeUs[op] >= context_.tables.opTimeUs[op];
+      // An op forward does not need runs once, in backward, replayed or
+      // not: its replay releases no time and no kernel (neededInForward).
+      if (forwardNeeds_[op]) {
+        released += context_.tables.replayTimeUs[op];
+        // A replay that runs as a kernel of its own (not fused into a
+        // reader).
+        releasedKernels_ +=
+            !flat_.hasFlag(op, FlatGraph::kView) &&
+            context_.tables.replayTimeUs[op] >= context_.tables.opTimeUs[op];
+      }
       forEachDistinctOperand(flat_.operands(op), [&](ValueId operand) {
         if (available_[operand] || !constraints_.isForward[operand])
           return;
@@ -597,6 +603,7 @@ private:
   const FlatGraph &flat_;
   const Constraints &constraints_;
   const std::vector<int64_t> &bytes_;
+  const std::vector<uint8_t> forwardNeeds_; // neededInForward, by op
   std::vector<uint8_t> &keep_;
   const double bytesPerUs_;
 

@@ -120,13 +120,17 @@ std::string formula(const Graph &graph, const Derivation &derivation) {
 class Explainer {
 public:
   Explainer(const PlanContext &context, const StrategyResult &result,
-            const WalkFacts &facts, Plan &plan)
+            const WalkFacts &facts, const Schedule &schedule, Plan &plan)
       : context_(context), graph_(context.graph), flat_(context.flat),
         constraints_(context.constraints), result_(result), facts_(facts),
-        plan_(plan), out_(plan.reasons) {}
+        schedule_(schedule), plan_(plan), out_(plan.reasons) {}
 
   void run() {
     const size_t numValues = flat_.numValues();
+    inForward_.assign(flat_.numOps(), 0);
+    const size_t boundary = backwardBoundary(schedule_, context_.phases);
+    for (size_t step = 0; step < boundary; ++step)
+      inForward_[schedule_.steps[step]] = 1;
     chains_ = buildChains(numValues, facts_.replays);
     if (!result_.derivations.empty()) {
       derivedIndex_.assign(numValues, -1);
@@ -426,9 +430,13 @@ private:
       out_ += "saved: the budget";
       if (result_.budgetBytes)
         absl::StrAppend(&out_, " (", formatBytes(*result_.budgetBytes), ")");
-      absl::StrAppend(&out_,
-                      " has room for it, and recomputing it would cost ",
-                      formatMicroseconds(context_.tables.replayTimeUs[producer]));
+      if (forwardNeeds().at(producer))
+        absl::StrAppend(
+            &out_, " has room for it, and recomputing it would cost ",
+            formatMicroseconds(context_.tables.replayTimeUs[producer]));
+      else
+        out_ += " has room for it (only backward needs it: evaluated there "
+                "instead, it would add no time)";
       appendDroppedPreference(value, FlatGraph::kPreferRecompute);
       return;
     case Strategy::Optimal:
@@ -579,6 +587,23 @@ private:
     default:
       break;
     }
+    // The time the chain adds: its ops forward runs too. An op forward
+    // does not run (a weight's transpose only backward reads) has its one
+    // evaluation in backward.
+    absl::Span<const OpId> chain = chains_.of(value);
+    double rerunUs = 0;
+    bool moved = false;
+    for (OpId op : chain) {
+      if (inForward_[op])
+        rerunUs += context_.tables.replayTimeUs[op];
+      else
+        moved = true;
+    }
+    if (moved && !(rerunUs > 0)) {
+      out_ += " (only backward needs it: it runs there and not in forward, "
+              "so it adds no time)";
+      return;
+    }
     switch (context_.options.strategy) {
     case Strategy::RecomputeAll:
       out_ += " (recompute-all saves only inputs and what tags force)";
@@ -592,12 +617,10 @@ private:
       out_ += ")";
       return;
     case Strategy::Budget: {
-      double us = 0;
-      for (OpId op : chains_.of(value))
-        us += context_.tables.replayTimeUs[op];
       absl::StrAppend(&out_, " (cheaper than saving ",
                       formatBytes(context_.tables.valueBytes[value]),
-                      "; costs ", formatMicroseconds(us), " to fit the budget");
+                      "; costs ", formatMicroseconds(rerunUs),
+                      " to fit the budget");
       appendDroppedPreference(value, FlatGraph::kPreferSave);
       appendLiftedBan(value);
       out_ += ")";
@@ -645,9 +668,19 @@ private:
   const Constraints &constraints_;
   const StrategyResult &result_;
   const WalkFacts &facts_;
+  const Schedule &schedule_;
   Plan &plan_;
   std::string &out_;
   RecomputeChains chains_;
+  /// By op, whether the schedule evaluates it in forward.
+  std::vector<uint8_t> inForward_;
+  /// neededInForward, built on first use.
+  const std::vector<uint8_t> &forwardNeeds() {
+    if (forwardNeeds_.empty())
+      forwardNeeds_ = neededInForward(context_);
+    return forwardNeeds_;
+  }
+  std::vector<uint8_t> forwardNeeds_;
   /// Per value, the index of its derivation; empty when none.
   std::vector<int32_t> derivedIndex_;
   /// Per value, what derivationReading returns; built on first use.
@@ -664,8 +697,9 @@ private:
 } // namespace
 
 void explainDecisions(const PlanContext &context, const StrategyResult &result,
-                      const WalkFacts &facts, Plan &plan) {
-  Explainer(context, result, facts, plan).run();
+                      const WalkFacts &facts, const Schedule &schedule,
+                      Plan &plan) {
+  Explainer(context, result, facts, schedule, plan).run();
 }
 
 } // namespace remat::detail

@@ -266,7 +266,8 @@ absl::StatusOr<Plan> materializePlan(const PlanContext &context,
         "please report it with the graph): ",
         simulation.status().message()));
   Plan plan = emptyPlan(context, result);
-  explainDecisions(context, result, materialized.facts, plan);
+  explainDecisions(context, result, materialized.facts, materialized.schedule,
+                   plan);
   plan.schedule = std::move(materialized.schedule);
   plan.simulation = *simulation;
   for (const DerivationChoice &choice : result.derivations)

@@ -210,10 +210,12 @@ RecomputeChains buildChains(size_t numValues,
 absl::StatusOr<Plan> materializePlan(const PlanContext &context,
                                      const StrategyResult &result);
 
-/// The decisions with their reasons, from the walk (Explain.cpp): fills
-/// `plan.decisions`, `plan.recomputeOps` and `plan.reasons`.
+/// The decisions with their reasons, from the walk and the schedule it
+/// made (Explain.cpp): fills `plan.decisions`, `plan.recomputeOps` and
+/// `plan.reasons`.
 void explainDecisions(const PlanContext &context, const StrategyResult &result,
-                      const WalkFacts &facts, Plan &plan);
+                      const WalkFacts &facts, const Schedule &schedule,
+                      Plan &plan);
 
 /// A plan with the plan-level facts of `context` and `result` (strategy,
 /// target, budget, dropped preferences, classification) and nothing else.
@@ -240,6 +242,16 @@ inline double exchangeRate(const PlanOptions &options) {
 /// the node-split graph (0: saved bytes alone).
 absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context,
                                                 double bytesPerUs);
+
+/// By op, whether forward evaluates it whatever the plan: a forward op that
+/// a function result, or a value automatic planning may not recompute
+/// (saved, so computed in forward), reads, directly or through other
+/// forward ops. The others (a weight's transpose, a zero accumulator, only
+/// backward reads them) run in forward only to be saved: replayed instead,
+/// they run once, in backward (materializePlan evaluates in forward exactly
+/// what is saved, returned or feeds those), so their replay adds no time;
+/// min-cut and the derivation pass charge none (MinCut.cpp).
+std::vector<uint8_t> neededInForward(const PlanContext &context);
 
 /// Values whose saving or recomputation a derivation replaces, chosen
 /// greedily (values backward reads first, then largest first) where it

@@ -125,7 +125,7 @@ Plan planFromSchedule(const PlanContext &context, const StrategyResult &result,
   explained.derivations = result.derivations;
   explained.budgetBytes = result.budgetBytes;
   Plan plan = emptyPlan(context, result);
-  explainDecisions(context, explained, facts, plan);
+  explainDecisions(context, explained, facts, schedule, plan);
   plan.schedule = std::move(schedule);
   plan.simulation = simulation;
   for (const DerivationChoice &choice : result.derivations)
