@@ -135,8 +135,7 @@ public:
                    double bytesPerUs)
       : context_(context), graph_(context.graph), flat_(context.flat),
         constraints_(context.constraints), bytes_(context.tables.valueBytes),
-        forwardNeeds_(neededInForward(context)), keep_(keep),
-        bytesPerUs_(bytesPerUs) {}
+        keep_(keep), bytesPerUs_(bytesPerUs) {}
 
   std::vector<DerivationChoice> run(bool replaceSaves) {
     const size_t numValues = flat_.numValues();
@@ -150,6 +149,9 @@ public:
         continue;
       candidates.push_back(value);
     }
+    if (candidates.empty())
+      return {};
+    forwardNeeds_ = neededInForward(context_);
     // Values backward reads first (deriving one can make replays of the
     // others unnecessary), then largest first; among equals, values
     // automatic planning may not recompute first (a derivation is their
@@ -603,7 +605,7 @@ private:
   const FlatGraph &flat_;
   const Constraints &constraints_;
   const std::vector<int64_t> &bytes_;
-  const std::vector<uint8_t> forwardNeeds_; // neededInForward, by op
+  std::vector<uint8_t> forwardNeeds_; // neededInForward, by op
   std::vector<uint8_t> &keep_;
   const double bytesPerUs_;
 

@@ -40,7 +40,10 @@ void buildRematPipeline(OpPassManager &pm,
     report.output = options.report;
     pm.addPass(createRematReportPass(report));
   }
-  pm.addPass(createRematPartitionPass());
+  RematPartitionPassOptions partition;
+  partition.keepJoint = options.keepJoint;
+  partition.passViewStorage = options.passViewStorage;
+  pm.addPass(createRematPartitionPass(partition));
 }
 
 void registerRematPipelines() {

@@ -5,6 +5,7 @@
 // RUN: remat-opt %s -remat-pipeline="policy=nothing_saveable report=- report-format=text exchange-rate=0" -o /dev/null | FileCheck %s --check-prefix=TEXT
 // RUN: remat-opt %s -remat-pipeline="allow-inexact-derivation=true emit-remarks=true target-file=%S/Inputs/slow-h100.json exchange-rate=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARKS
 // RUN: not remat-opt %s -remat-pipeline="strategy=optimal" 2>&1 | FileCheck %s --check-prefix=NO-BUDGET
+// RUN: remat-opt %s -remat-pipeline="keep-joint=true exchange-rate=0" | FileCheck %s --check-prefix=KEEP
 
 // remat-pipeline = remat-plan (with the same options), then remat-report
 // when report= is given, then remat-partition.
@@ -32,6 +33,12 @@
 // REMARKS: remark: remat-plan: 'e1' is recompute
 
 // NO-BUDGET: error: remat-plan: strategy=optimal needs a memory budget
+
+// remat-partition's options pass through (since 2026-12-07; before, an
+// embedder building the pipeline could not set them).
+// KEEP-LABEL: func.func @exp_chain(
+// KEEP-SAME: remat.graph = "joint"
+// KEEP-LABEL: func.func @exp_chain_forward(
 func.func @exp_chain(%x: tensor<8xf32> {remat.role = "input"},
                      %dy: tensor<8xf32> {remat.role = "tangent"})
     -> (tensor<8xf32> {remat.role = "output"},

@@ -112,6 +112,17 @@ struct RematPipelineOptions
       *this, "report-format",
       llvm::cl::desc("Format of the report: json or text"),
       llvm::cl::init("json")};
+  Option<bool> keepJoint{*this, "keep-joint",
+                         llvm::cl::desc("remat-partition: keep the planned "
+                                        "joint function next to the "
+                                        "forward/backward pair"),
+                         llvm::cl::init(false)};
+  Option<bool> passViewStorage{
+      *this, "pass-view-storage",
+      llvm::cl::desc("remat-partition: pass a saved view as the storage it "
+                     "views and re-create it in backward; false passes the "
+                     "view itself"),
+      llvm::cl::init(true)};
 };
 
 /// remat-plan, then remat-report when `options.report` is set (it reads the
