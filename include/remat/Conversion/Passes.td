@@ -209,6 +209,23 @@ def RematDeallocAtLastUsePass
   }];
 }
 
+def RematDropGraphAttributesPass
+    : Pass<"remat-drop-graph-attributes", "::mlir::ModuleOp"> {
+  let summary = "Drop the remat.* attributes the lowering has no use for";
+  let description = [{
+    Removes every `remat.*` attribute from every op, and every `remat.*`
+    argument and result attribute of every function, except `remat.owned`
+    (remat-free-owned-arguments reads it). Roles, gradient indices, graph
+    forms, tags and plan records describe the training graph; once the
+    lowering has changed a function's signature (bufferization, then
+    `convert-func-to-llvm` expanding each memref into its descriptor) they
+    describe it wrongly, and the dialect's verifier rejects them: a
+    `remat.grad_of` index pointing at an `i64` size argument, a forward
+    function whose `remat.role`s were dropped. The CPU, NVVM and ROCDL
+    pipelines run it after bufferization.
+  }];
+}
+
 def RematFreeOwnedArgumentsPass
     : Pass<"remat-free-owned-arguments", "::mlir::func::FuncOp"> {
   let summary = "Free the memref arguments a function owns (remat.owned)";

@@ -51,6 +51,11 @@ void addLinalgAndBufferization(OpPassManager &pm) {
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // The graph's attributes describe the tensor signature bufferization has
+  // just changed (and convert-func-to-llvm changes again): before
+  // 2026-12-07 every forward example and every partitioned tiny example
+  // failed the dialect's verifier after func-to-llvm.
+  pm.addPass(createRematDropGraphAttributesPass());
 }
 
 /// Host lowering of what is left after the loops: control flow, memref
