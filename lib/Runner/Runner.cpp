@@ -735,6 +735,9 @@ Runner::create(ModuleOp module, const RunnerOptions &options) {
   StringRef target = "the host (remat-lower-to-cpu)";
   if (options.device == Device::CUDA) {
     gpu = getGPULoweringOptions(options);
+    if (std::string error = gpuLoweringOptionsError(gpu, /*nvvm=*/true);
+        !error.empty())
+      return llvm::createStringError("bad GPU option " + error);
     buildLowerToNVVMPipeline(pm, gpu);
     target = "an NVIDIA GPU (remat-lower-to-nvvm)";
   } else {

@@ -62,6 +62,16 @@ struct GPULoweringOptions {
   bool resultsToOutParams = false;
 };
 
+/// What is wrong with `options` for the NVVM (`nvvm`) or ROCDL lowering, or
+/// an empty string: a chip LLVM does not know (upstream crashes on an empty
+/// NVVM chip and aborts on an unknown AMDGPU one), a format other than
+/// isa/bin (NVVM: fatbin too), features that are not +/- names, a toolkit
+/// folder that does not exist, or threads per block outside 1-1024 (the
+/// most a CUDA or HIP block holds). The passes and remat-run check this
+/// before building the pipeline.
+std::string gpuLoweringOptionsError(const GPULoweringOptions &options,
+                                    bool nvvm);
+
 /// remat-lower-to-linalg, bufferization, buffer deallocation, loops mapped
 /// to blocks and threads, host buffers in managed memory, kernel outlining
 /// and upstream's NVVM pass sequence; emits gpu.binary. The host code runs

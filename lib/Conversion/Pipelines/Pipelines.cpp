@@ -22,6 +22,9 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/TargetParser/TargetParser.h"
 
 namespace remat {
 #define GEN_PASS_DEF_REMATLOWERTOCPUPASS
@@ -117,6 +120,40 @@ void addLoopsToGPU(OpPassManager &pm, int64_t threadsPerBlock,
 }
 
 } // namespace
+
+std::string gpuLoweringOptionsError(const GPULoweringOptions &options,
+                                    bool nvvm) {
+  const std::string chip = "chip=" + options.chip + ": ";
+  if (nvvm) {
+    // sm_<digits>, optionally with the architecture-specific a or family
+    // f suffix (sm_90a, sm_100f).
+    if (!llvm::Regex("^sm_[0-9]+[af]?$").match(options.chip))
+      return chip + "expected an NVIDIA architecture such as sm_80 or sm_90a";
+  } else if (llvm::AMDGPU::parseArchAMDGCN(options.chip) ==
+             llvm::AMDGPU::GK_NONE) {
+    return chip + "not an AMDGPU architecture LLVM knows (e.g. gfx90a, "
+                  "gfx942)";
+  }
+  if (options.format != "isa" && options.format != "bin" &&
+      !(nvvm && options.format == "fatbin"))
+    return "format=" + options.format + ": expected " +
+           (nvvm ? "isa, bin or fatbin" : "isa or bin");
+  if (nvvm && !options.features.empty()) {
+    llvm::SmallVector<llvm::StringRef> features;
+    llvm::StringRef(options.features).split(features, ',');
+    for (llvm::StringRef feature : features)
+      if (!llvm::Regex("^[+-][a-z0-9_.-]+$").match(feature))
+        return "features=" + options.features +
+               ": expected comma-separated +name or -name entries, e.g. "
+               "+ptx80";
+  }
+  if (!options.toolkit.empty() && !llvm::sys::fs::is_directory(options.toolkit))
+    return "toolkit=" + options.toolkit + ": no such folder";
+  if (options.threadsPerBlock < 1 || options.threadsPerBlock > 1024)
+    return "threads-per-block=" + std::to_string(options.threadsPerBlock) +
+           ": expected 1 to 1024 (the most threads a block holds)";
+  return "";
+}
 
 void buildLowerToCPUPipeline(OpPassManager &pm, bool resultsToOutParams,
                              bool genericAllocFunctions) {
@@ -225,6 +262,12 @@ template <typename Derived, typename Base> struct PipelinePass : Base {
     registerAllToLLVMIRTranslations(registry);
   }
   void runOnOperation() override {
+    if (std::string error = static_cast<const Derived *>(this)->optionsError();
+        !error.empty()) {
+      this->getOperation().emitError()
+          << this->getArgument() << ": bad option " << error;
+      return this->signalPassFailure();
+    }
     OpPassManager pm(ModuleOp::getOperationName());
     static_cast<const Derived *>(this)->build(pm);
     if (failed(this->runPipeline(pm, this->getOperation())))
@@ -236,6 +279,7 @@ struct RematLowerToCPUPass final
     : PipelinePass<RematLowerToCPUPass,
                    impl::RematLowerToCPUPassBase<RematLowerToCPUPass>> {
   using PipelinePass::PipelinePass;
+  std::string optionsError() const { return ""; }
   void build(OpPassManager &pm) const {
     buildLowerToCPUPipeline(pm, resultsToOutParams, genericAllocFunctions);
   }
@@ -245,7 +289,7 @@ struct RematLowerToNVVMPass final
     : PipelinePass<RematLowerToNVVMPass,
                    impl::RematLowerToNVVMPassBase<RematLowerToNVVMPass>> {
   using PipelinePass::PipelinePass;
-  void build(OpPassManager &pm) const {
+  GPULoweringOptions options() const {
     GPULoweringOptions options;
     options.chip = chip;
     options.features = features;
@@ -253,7 +297,13 @@ struct RematLowerToNVVMPass final
     options.toolkit = toolkit;
     options.threadsPerBlock = threadsPerBlock;
     options.resultsToOutParams = resultsToOutParams;
-    buildLowerToNVVMPipeline(pm, options);
+    return options;
+  }
+  std::string optionsError() const {
+    return gpuLoweringOptionsError(options(), /*nvvm=*/true);
+  }
+  void build(OpPassManager &pm) const {
+    buildLowerToNVVMPipeline(pm, options());
   }
 };
 
@@ -261,13 +311,19 @@ struct RematLowerToROCDLPass final
     : PipelinePass<RematLowerToROCDLPass,
                    impl::RematLowerToROCDLPassBase<RematLowerToROCDLPass>> {
   using PipelinePass::PipelinePass;
-  void build(OpPassManager &pm) const {
+  GPULoweringOptions options() const {
     GPULoweringOptions options;
     options.chip = chip;
     options.format = format;
     options.toolkit = toolkit;
     options.threadsPerBlock = threadsPerBlock;
-    buildLowerToROCDLPipeline(pm, options);
+    return options;
+  }
+  std::string optionsError() const {
+    return gpuLoweringOptionsError(options(), /*nvvm=*/false);
+  }
+  void build(OpPassManager &pm) const {
+    buildLowerToROCDLPipeline(pm, options());
   }
 };
 
