@@ -761,3 +761,29 @@ func.func @avg_pool2d_backward_batch(%g: tensor<2x2x4x4xf32>) -> tensor<1x2x8x8x
   %0 = remat.avg_pool2d_backward %g kernel = [2, 2] strides = [2, 2] padding = [0, 0] : (tensor<2x2x4x4xf32>) -> tensor<1x2x8x8xf32>
   return %0 : tensor<1x2x8x8xf32>
 }
+
+// -----
+
+// A table with no rows: every index is out of range (before 2026-12-07 this
+// verified and the compiled lookup crashed).
+func.func @embedding_no_rows(%t: tensor<0x2xf32>, %i: tensor<3xi64>) -> tensor<3x2xf32> {
+  // expected-error @+1 {{'remat.embedding' op table has no rows (num_embeddings 0), so each of the 3 indices is out of range}}
+  %0 = remat.embedding %t, %i : (tensor<0x2xf32>, tensor<3xi64>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
+
+// -----
+
+func.func @embedding_backward_no_rows(%g: tensor<3x2xf32>, %i: tensor<3xi64>) -> tensor<0x2xf32> {
+  // expected-error @+1 {{'remat.embedding_backward' op result has no rows (num_embeddings 0), so each of the 3 indices is out of range}}
+  %0 = remat.embedding_backward %g, %i : (tensor<3x2xf32>, tensor<3xi64>) -> tensor<0x2xf32>
+  return %0 : tensor<0x2xf32>
+}
+
+// -----
+
+func.func @cross_entropy_no_classes(%l: tensor<2x0xf32>, %t: tensor<2xi64>) -> tensor<f32> {
+  // expected-error @+1 {{'remat.cross_entropy' op logits have no classes (C = 0), so each of the 2 targets is out of range}}
+  %0 = remat.cross_entropy %l, %t : (tensor<2x0xf32>, tensor<2xi64>) -> tensor<f32>
+  return %0 : tensor<f32>
+}

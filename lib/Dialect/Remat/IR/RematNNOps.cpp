@@ -674,9 +674,23 @@ remat::ComputeClass DropoutBackwardOp::classifyCompute() {
 // Embedding
 //===----------------------------------------------------------------------===//
 
+/// Lookups into a table of no rows: every index is out of range, which the
+/// lowering's clamp cannot mend (it clamped to row -1, and the compiled
+/// code crashed). Harmless when there is nothing to look up.
+static LogicalResult verifyRowsForIndices(Operation *op, StringRef table,
+                                   ShapedType tableType, ShapedType indices) {
+  if (tableType.getDimSize(0) == 0 && indices.getNumElements() > 0)
+    return op->emitOpError()
+           << table << " has no rows (num_embeddings 0), so each of the "
+           << indices.getNumElements() << " indices is out of range";
+  return success();
+}
+
 LogicalResult EmbeddingOp::verify() {
   if (failed(expectRank(*this, "table", getTable().getType(), 2,
-                        "[num_embeddings, embedding_dim]")))
+                        "[num_embeddings, embedding_dim]")) ||
+      failed(verifyRowsForIndices(*this, "table", getTable().getType(),
+                                  getIndices().getType())))
     return failure();
   SmallVector<int64_t> shape(getIndices().getType().getShape());
   shape.push_back(getTable().getType().getDimSize(1));
@@ -697,7 +711,9 @@ int64_t EmbeddingOp::estimateBytesRead() {
 
 LogicalResult EmbeddingBackwardOp::verify() {
   if (failed(expectRank(*this, "result", getResult().getType(), 2,
-                        "[num_embeddings, embedding_dim]")))
+                        "[num_embeddings, embedding_dim]")) ||
+      failed(verifyRowsForIndices(*this, "result", getResult().getType(),
+                                  getIndices().getType())))
     return failure();
   int64_t embeddingDim = getResult().getType().getDimSize(1);
   SmallVector<int64_t> shape(getIndices().getType().getShape());
@@ -733,6 +749,10 @@ LogicalResult verifyCrossEntropyOperands(Operation *op, ShapedType logits,
       failed(expectShape(op, "targets", targets, {logits.getDimSize(0)},
                          "[N], one class index per row of the logits")))
     return failure();
+  if (logits.getDimSize(1) == 0 && logits.getDimSize(0) > 0)
+    return op->emitOpError()
+           << "logits have no classes (C = 0), so each of the "
+           << logits.getDimSize(0) << " targets is out of range";
   if (loss.getElementType() != logits.getElementType())
     return op->emitOpError()
            << lossName << " must have the logits' element type "
