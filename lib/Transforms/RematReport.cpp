@@ -534,7 +534,10 @@ namespace {
 /// modules nested in it, in IR order. A nested function's name is
 /// qualified by its modules' (`m0::@layer`; an unnamed module is `module#N`,
 /// N counting the modules of its block from 0), so that one report of the
-/// top-level module covers the plans `remat-plan` made one level down.
+/// top-level module covers the plans `remat-plan` made one level down. A
+/// joint function of the module itself must be planned (an error
+/// otherwise); one in a nested module without a plan is left out, as
+/// remat-plan on the top level leaves it unplanned (with a warning).
 LogicalResult collectModule(ModuleOp module, AnalysisManager analyses,
                             const std::string &prefix,
                             std::vector<FunctionReport> &reports) {
@@ -551,7 +554,9 @@ LogicalResult collectModule(ModuleOp module, AnalysisManager analyses,
       continue;
     }
     auto func = dyn_cast<FunctionOpInterface>(op);
-    if (!func || !isJointFunction(func) || func.isExternal())
+    if (!func || !isJointFunction(func) || func.isExternal() ||
+        (!prefix.empty() &&
+         !func->hasAttr(RematDialect::PlanAttrHelper::getNameStr())))
       continue;
     FailureOr<FunctionReport> report = collect(func, analyses);
     if (failed(report))

@@ -11,6 +11,9 @@
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
 // RUN: not remat-opt %s --pass-pipeline="builtin.module(builtin.module(remat-plan,remat-report{output=%t.nested.json}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NESTED-FILE
 // RUN: remat-opt %s --pass-pipeline="builtin.module(builtin.module(remat-plan{exchange-rate=0},remat-report{format=text}))" -mlir-disable-threading -o /dev/null | FileCheck %s --check-prefix=NESTED-TEXT
+// A top-level plan and report leave the unplanned nested functions out
+// (remat-plan warns of them), as before.
+// RUN: remat-opt %S/Inputs/nested-and-top.mlir -remat-plan -remat-report=format=text -o /dev/null 2>&1 | FileCheck %s --check-prefix=TOP-ONLY
 
 // CHECK: remat plan for @first::@layer
 // CHECK: remat plan for @module#1::@layer
@@ -18,6 +21,11 @@
 
 // JSON: "function": "first::@layer",
 // JSON: "function": "module#1::@layer",
+
+// TOP-ONLY: warning: remat-plan: 'nested' is a joint function in a nested module and is not planned
+// TOP-ONLY: remat plan for @top
+// TOP-ONLY-NOT: remat plan for
+// TOP-ONLY-NOT: error
 
 // Each nested instance reports its own module's functions, unqualified.
 // NESTED-TEXT: remat plan for @layer
