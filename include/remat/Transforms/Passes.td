@@ -203,10 +203,11 @@ def RematReportPass : Pass<"remat-report", "::mlir::ModuleOp"> {
     strategies list the same values. Values are in IR order, numbers are printed
     with a fixed format and nothing depends on time, so the same plan gives
     the same bytes. With one planned function the JSON is one object; with
-    several it is an array of objects, in module order. The functions of
-    modules nested in the one it runs on are reported too, after the
-    module's own ops that precede them, with names qualified by their
-    modules (`m0::@layer`): run on the top-level module after
+    several it is an array of objects, in module order. The planned joint
+    functions of modules nested in the one it runs on are reported too (an
+    unplanned one there is left out; one of the module itself is an
+    error), in IR order, with names qualified by their modules
+    (`m0::@layer`): run on the top-level module after
     `builtin.module(remat-plan)`, one report covers every nested plan. On a
     nested module itself `output` must be `-` (each nested instance would
     overwrite the file). The IR is not changed. Run it before
