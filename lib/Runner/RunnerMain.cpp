@@ -129,8 +129,10 @@ struct Options {
                "or sm_90 with --compile-only)"),
       cl::cat(runCategory)};
   cl::opt<std::string> gpuFeatures{
-      "gpu-features", cl::desc("cuda: PTX features of the kernels"),
-      cl::init("+ptx80"), cl::cat(runCategory)};
+      "gpu-features",
+      cl::desc("cuda: PTX features of the kernels, e.g. +ptx86 (default: "
+               "the oldest PTX version the chip supports)"),
+      cl::cat(runCategory)};
   cl::opt<std::string> gpuFormat{
       "gpu-format",
       cl::desc("cuda: kernel payload: bin (cubin, needs ptxas), isa (PTX "

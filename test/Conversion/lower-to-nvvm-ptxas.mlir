@@ -13,7 +13,7 @@
 // PTX: .target sm_90
 // PTX: .visible .entry gelu_kernel(
 
-// CUBIN-COUNT-14: gpu.binary @attention_kernel{{(_[0-9]+)?}} [#gpu.object<#nvvm.target<chip = "sm_90", features = "+ptx80">, {{.*}}bin = "\7FELF
+// CUBIN-COUNT-14: gpu.binary @attention_kernel{{(_[0-9]+)?}} [#gpu.object<#nvvm.target<chip = "sm_90">, {{.*}}bin = "\7FELF
 // CUBIN-NOT: gpu.binary
 
 func.func @gelu(%x: tensor<1000xbf16>) -> tensor<1000xbf16> {

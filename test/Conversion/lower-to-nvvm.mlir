@@ -11,7 +11,7 @@
 // CHECK-LABEL: llvm.func @softmax_relu(
 // CHECK-COUNT-4: gpu.launch_func
 // CHECK-NOT: gpu.launch_func
-// CHECK-COUNT-4: gpu.binary @softmax_relu_kernel{{(_[0-9])?}} [#gpu.object<#nvvm.target<chip = "sm_90", features = "+ptx80">, {{.*}}assembly = "{{.*}}.target sm_90{{.*}}.visible .entry softmax_relu_kernel
+// CHECK-COUNT-4: gpu.binary @softmax_relu_kernel{{(_[0-9])?}} [#gpu.object<#nvvm.target<chip = "sm_90">, {{.*}}assembly = "{{.*}}.target sm_90{{.*}}.visible .entry softmax_relu_kernel
 // CHECK-NOT: gpu.binary
 
 // Tiles of 64 threads: the kernels declare 64 threads per block.

@@ -65,7 +65,9 @@ struct GPULoweringOptions {
 /// What is wrong with `options` for the NVVM (`nvvm`) or ROCDL lowering, or
 /// an empty string: a chip LLVM does not know (upstream crashes on an empty
 /// NVVM chip and aborts on an unknown AMDGPU one), a format other than
-/// isa/bin (NVVM: fatbin too), features that are not +/- names, a toolkit
+/// isa/bin (NVVM: fatbin too), features that are not +/- names or that
+/// LLVM's NVPTX back end does not know, a PTX version older than the chip
+/// needs (LLVM stops the process with a fatal error there), a toolkit
 /// folder that does not exist, or threads per block outside 1-1024 (the
 /// most a CUDA or HIP block holds). The passes and remat-run check this
 /// before building the pipeline.

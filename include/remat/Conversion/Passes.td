@@ -102,8 +102,9 @@ def RematLowerToNVVMPass : Pass<"remat-lower-to-nvvm", "::mlir::ModuleOp"> {
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
            "Target GPU architecture (e.g. sm_80, sm_90)">,
-    Option<"features", "features", "std::string", /*default=*/"\"+ptx80\"",
-           "PTX features; sm_90 needs +ptx80 or later">,
+    Option<"features", "features", "std::string", /*default=*/"\"\"",
+           "PTX features, e.g. +ptx86 (empty: the oldest PTX version the "
+           "chip supports, as LLVM chooses it)">,
     Option<"format", "format", "std::string", /*default=*/"\"isa\"",
            "gpu.binary payload: isa (PTX text), bin (cubin, needs ptxas) or "
            "fatbin">,

@@ -116,9 +116,10 @@ struct RunnerOptions {
   Device device = Device::CPU;
   /// LLVM optimization level of the host code.
   unsigned optLevel = 2;
-  /// CUDA: the GPU architecture and PTX features of the kernels.
+  /// CUDA: the GPU architecture and PTX features of the kernels (empty
+  /// features: the chip's oldest PTX version).
   std::string chip = "sm_90";
-  std::string features = "+ptx80";
+  std::string features;
   /// CUDA: the kernels' payload: "bin" (cubin, needs ptxas), "isa" (PTX,
   /// compiled by the driver when loaded) or "" for bin when the toolkit
   /// has ptxas and isa otherwise.

@@ -22,8 +22,12 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Regex.h"
+#include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/TargetParser.h"
 
 namespace remat {
@@ -119,6 +123,49 @@ void addLoopsToGPU(OpPassManager &pm, int64_t threadsPerBlock,
   pm.addPass(createCanonicalizerPass());
 }
 
+/// LLVM's NVPTX subtarget description (known chips and features), or null
+/// where LLVM was built without the NVPTX back end.
+std::unique_ptr<llvm::MCSubtargetInfo> nvptxSubtargetInfo() {
+  llvm::InitializeAllTargetInfos();
+  llvm::InitializeAllTargetMCs();
+  llvm::Triple triple("nvptx64-nvidia-cuda");
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return nullptr;
+  return std::unique_ptr<llvm::MCSubtargetInfo>(
+      target->createMCSubtargetInfo(triple, "", ""));
+}
+
+/// The oldest PTX ISA version (major * 10 + minor) that supports `chip`, as
+/// LLVM 22's NVPTX back end requires it (the "Supported Targets" column of
+/// the PTX ISA release history); LLVM stops the process with a fatal error
+/// when the features ask for an older one. 0 for a chip not listed here.
+unsigned minimumPTXVersion(llvm::StringRef chip) {
+  return llvm::StringSwitch<unsigned>(chip)
+      .Cases({"sm_20", "sm_21", "sm_30", "sm_35"}, 32)
+      .Cases({"sm_32", "sm_50"}, 40)
+      .Cases({"sm_37", "sm_52"}, 41)
+      .Case("sm_53", 42)
+      .Cases({"sm_60", "sm_61", "sm_62"}, 50)
+      .Case("sm_70", 60)
+      .Case("sm_72", 61)
+      .Case("sm_75", 63)
+      .Case("sm_80", 70)
+      .Case("sm_86", 71)
+      .Case("sm_87", 74)
+      .Cases({"sm_89", "sm_90"}, 78)
+      .Case("sm_90a", 80)
+      .Cases({"sm_100", "sm_100a", "sm_101", "sm_101a"}, 86)
+      .Cases({"sm_120", "sm_120a"}, 87)
+      .Cases({"sm_100f", "sm_101f", "sm_103", "sm_103f", "sm_103a", "sm_120f",
+              "sm_121", "sm_121f", "sm_121a"},
+             88)
+      .Cases({"sm_88", "sm_110", "sm_110f", "sm_110a"}, 90)
+      .Default(0);
+}
+
 } // namespace
 
 std::string gpuLoweringOptionsError(const GPULoweringOptions &options,
@@ -126,9 +173,14 @@ std::string gpuLoweringOptionsError(const GPULoweringOptions &options,
   const std::string chip = "chip=" + options.chip + ": ";
   if (nvvm) {
     // sm_<digits>, optionally with the architecture-specific a or family
-    // f suffix (sm_90a, sm_100f).
+    // f suffix (sm_90a, sm_100f), and one LLVM's NVPTX back end knows (it
+    // only warns on an unknown one and emits PTX ptxas rejects).
     if (!llvm::Regex("^sm_[0-9]+[af]?$").match(options.chip))
       return chip + "expected an NVIDIA architecture such as sm_80 or sm_90a";
+    if (std::unique_ptr<llvm::MCSubtargetInfo> nvptx = nvptxSubtargetInfo();
+        nvptx && !nvptx->isCPUStringValid(options.chip))
+      return chip + "not an NVIDIA architecture LLVM knows (e.g. sm_80, "
+                    "sm_90a, sm_100)";
   } else if (llvm::AMDGPU::parseArchAMDGCN(options.chip) ==
              llvm::AMDGPU::GK_NONE) {
     return chip + "not an AMDGPU architecture LLVM knows (e.g. gfx90a, "
@@ -139,13 +191,37 @@ std::string gpuLoweringOptionsError(const GPULoweringOptions &options,
     return "format=" + options.format + ": expected " +
            (nvvm ? "isa, bin or fatbin" : "isa or bin");
   if (nvvm && !options.features.empty()) {
-    llvm::SmallVector<llvm::StringRef> features;
-    llvm::StringRef(options.features).split(features, ',');
-    for (llvm::StringRef feature : features)
-      if (!llvm::Regex("^[+-][a-z0-9_.-]+$").match(feature))
-        return "features=" + options.features +
-               ": expected comma-separated +name or -name entries, e.g. "
-               "+ptx80";
+    const std::string features = "features=" + options.features + ": ";
+    llvm::SmallVector<llvm::StringRef> entries;
+    llvm::StringRef(options.features).split(entries, ',');
+    std::unique_ptr<llvm::MCSubtargetInfo> nvptx = nvptxSubtargetInfo();
+    unsigned ptx = 0;
+    for (llvm::StringRef entry : entries) {
+      if (!llvm::Regex("^[+-][a-z0-9_.-]+$").match(entry))
+        return features +
+               "expected comma-separated +name or -name entries, e.g. +ptx86";
+      llvm::StringRef name = entry.drop_front();
+      if (nvptx && llvm::none_of(nvptx->getAllProcessorFeatures(),
+                                 [&](const llvm::SubtargetFeatureKV &known) {
+                                   return name == known.Key;
+                                 }))
+        return features + "'" + name.str() +
+               "' is not a feature LLVM's NVPTX back end knows (e.g. ptx86)";
+      // LLVM takes the highest +ptxNN given.
+      unsigned version = 0;
+      if (entry.starts_with("+ptx") &&
+          !name.drop_front(3).getAsInteger(10, version))
+        ptx = std::max(ptx, version);
+    }
+    unsigned needed = minimumPTXVersion(options.chip);
+    if (ptx != 0 && ptx < needed)
+      return features + "PTX " + std::to_string(ptx / 10) + "." +
+             std::to_string(ptx % 10) + " is older than " + options.chip +
+             " needs (" + std::to_string(needed / 10) + "." +
+             std::to_string(needed % 10) + "): give +ptx" +
+             std::to_string(needed) +
+             " or later, or leave the PTX version out for the chip's "
+             "minimum";
   }
   if (!options.toolkit.empty() && !llvm::sys::fs::is_directory(options.toolkit))
     return "toolkit=" + options.toolkit + ": no such folder";
