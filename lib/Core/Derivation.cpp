@@ -151,7 +151,6 @@ public:
     }
     if (candidates.empty())
       return {};
-    forwardNeeds_ = neededInForward(context_);
     // Values backward reads first (deriving one can make replays of the
     // others unnecessary), then largest first; among equals, values
     // automatic planning may not recompute first (a derivation is their
@@ -334,7 +333,7 @@ private:
       ++releases;
       // An op forward does not need runs once, in backward, replayed or
       // not: its replay releases no time and no kernel (neededInForward).
-      if (forwardNeeds_[op]) {
+      if (constraints_.neededInForward[op]) {
         released += context_.tables.replayTimeUs[op];
         // A replay that runs as a kernel of its own (not fused into a
         // reader).
@@ -605,7 +604,6 @@ private:
   const FlatGraph &flat_;
   const Constraints &constraints_;
   const std::vector<int64_t> &bytes_;
-  std::vector<uint8_t> forwardNeeds_; // neededInForward, by op
   std::vector<uint8_t> &keep_;
   const double bytesPerUs_;
 

@@ -430,7 +430,7 @@ private:
       out_ += "saved: the budget";
       if (result_.budgetBytes)
         absl::StrAppend(&out_, " (", formatBytes(*result_.budgetBytes), ")");
-      if (forwardNeeds().at(producer))
+      if (context_.constraints.neededInForward.at(producer))
         absl::StrAppend(
             &out_, " has room for it, and recomputing it would cost ",
             formatMicroseconds(context_.tables.replayTimeUs[producer]));
@@ -674,13 +674,6 @@ private:
   RecomputeChains chains_;
   /// By op, whether the schedule evaluates it in forward.
   std::vector<uint8_t> inForward_;
-  /// neededInForward, built on first use.
-  const std::vector<uint8_t> &forwardNeeds() {
-    if (forwardNeeds_.empty())
-      forwardNeeds_ = neededInForward(context_);
-    return forwardNeeds_;
-  }
-  std::vector<uint8_t> forwardNeeds_;
   /// Per value, the index of its derivation; empty when none.
   std::vector<int32_t> derivedIndex_;
   /// Per value, what derivationReading returns; built on first use.

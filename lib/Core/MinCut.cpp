@@ -366,39 +366,6 @@ private:
 
 } // namespace
 
-// The declaration says what this is for. The cut charges no time for
-// replaying an op forward does not need; that undercharges one case, an op
-// both replayed and feeding a value the cut saves (it then runs twice):
-// the simulator, not the cut, gives the plan's time.
-std::vector<uint8_t> neededInForward(const PlanContext &context) {
-  const FlatGraph &flat = context.flat;
-  const Constraints &constraints = context.constraints;
-  std::vector<uint8_t> needed(flat.numOps(), 0);
-  std::vector<OpId> stack;
-  auto need = [&](ValueId value) {
-    const OpId producer = flat.producer[value];
-    if (producer != kNoId && !needed[producer] &&
-        context.phases.opPhase[producer] == Phase::Forward) {
-      needed[producer] = 1;
-      stack.push_back(producer);
-    }
-  };
-  for (size_t id = 0; id < flat.numValues(); ++id) {
-    const ValueId value = static_cast<ValueId>(id);
-    if (constraints.isForward[id] &&
-        (constraints.isOutput[id] ||
-         !constraints.recomputable(value, /*automatic=*/true)))
-      need(value);
-  }
-  while (!stack.empty()) {
-    const OpId op = stack.back();
-    stack.pop_back();
-    for (ValueId operand : flat.operands(op))
-      need(operand);
-  }
-  return needed;
-}
-
 absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context,
                                                 double bytesPerUs) {
   const FlatGraph &flat = context.flat;
@@ -479,11 +446,14 @@ absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context,
   int32_t numOpNodes = 0;
   if (bytesPerUs > 0) {
     const std::vector<double> &replayUs = context.tables.replayTimeUs;
-    const std::vector<uint8_t> forwardNeeds = neededInForward(context);
+    // No time for replaying an op forward does not need (it runs once
+    // either way). That undercharges one case, an op both replayed and
+    // feeding a value the cut saves (it then runs twice): the simulator,
+    // not the cut, gives the plan's time.
     for (size_t opIndex = 0; opIndex < flat.numOps(); ++opIndex) {
       OpId op = static_cast<OpId>(opIndex);
       if (context.phases.opPhase[opIndex] != Phase::Forward ||
-          !forwardNeeds[opIndex])
+          !constraints.neededInForward[opIndex])
         continue;
       double bytes = replayUs[opIndex] * bytesPerUs;
       if (!(bytes >= 1))

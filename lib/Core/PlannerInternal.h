@@ -72,6 +72,16 @@ struct Constraints {
   std::vector<uint8_t> banLifted;
   /// Whether any op declares an inverse rule (derivation is skipped if not).
   bool hasInverseRules = false;
+  /// By op, whether forward evaluates it whatever the plan: a forward op
+  /// that a function result, or a value automatic planning may not
+  /// recompute (saved, so computed in forward), reads, directly or through
+  /// other forward ops. The others (a weight's transpose, a zero
+  /// accumulator: only backward reads them) run in forward only to be
+  /// saved; replayed instead, they run once, in backward (materializePlan
+  /// evaluates in forward exactly what is saved, returned or feeds those),
+  /// so their replay adds no time: min-cut and the derivation pass charge
+  /// none, and the explanation says so.
+  std::vector<uint8_t> neededInForward;
 
   bool forcedRecompute(ValueId value) const {
     return user[value] == UserChoice::MustRecompute ||
@@ -242,16 +252,6 @@ inline double exchangeRate(const PlanOptions &options) {
 /// the node-split graph (0: saved bytes alone).
 absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context,
                                                 double bytesPerUs);
-
-/// By op, whether forward evaluates it whatever the plan: a forward op that
-/// a function result, or a value automatic planning may not recompute
-/// (saved, so computed in forward), reads, directly or through other
-/// forward ops. The others (a weight's transpose, a zero accumulator, only
-/// backward reads them) run in forward only to be saved: replayed instead,
-/// they run once, in backward (materializePlan evaluates in forward exactly
-/// what is saved, returned or feeds those), so their replay adds no time;
-/// min-cut and the derivation pass charge none (MinCut.cpp).
-std::vector<uint8_t> neededInForward(const PlanContext &context);
 
 /// Values whose saving or recomputation a derivation replaces, chosen
 /// greedily (values backward reads first, then largest first) where it

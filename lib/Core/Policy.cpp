@@ -211,6 +211,38 @@ UserChoice policyChoice(const Graph &graph, const NamePolicy &policy,
   }
   return UserChoice::None;
 }
+
+/// Constraints::neededInForward: the forward ops that results and values
+/// automatic planning may not recompute read, transitively.
+std::vector<uint8_t> neededInForward(const FlatGraph &flat,
+                                     const Classification &phases,
+                                     const Constraints &constraints) {
+  std::vector<uint8_t> needed(flat.numOps(), 0);
+  std::vector<OpId> stack;
+  auto need = [&](ValueId value) {
+    const OpId producer = flat.producer[value];
+    if (producer != kNoId && !needed[producer] &&
+        phases.opPhase[producer] == Phase::Forward) {
+      needed[producer] = 1;
+      stack.push_back(producer);
+    }
+  };
+  for (size_t id = 0; id < flat.numValues(); ++id) {
+    const ValueId value = static_cast<ValueId>(id);
+    if (constraints.isForward[id] &&
+        (constraints.isOutput[id] ||
+         !constraints.recomputable(value, /*automatic=*/true)))
+      need(value);
+  }
+  while (!stack.empty()) {
+    const OpId op = stack.back();
+    stack.pop_back();
+    for (ValueId operand : flat.operands(op))
+      need(operand);
+  }
+  return needed;
+}
+
 } // namespace
 
 absl::StatusOr<Constraints> computeConstraints(const Graph &graph,
@@ -387,6 +419,7 @@ absl::StatusOr<Constraints> computeConstraints(const Graph &graph,
       }
     }
   }
+  constraints.neededInForward = neededInForward(flat, phases, constraints);
   return constraints;
 }
 
