@@ -709,20 +709,13 @@ Runner::create(ModuleOp module, const RunnerOptions &options) {
   context->appendDialectRegistry(registry);
 
   OwningOpRef<ModuleOp> lowered(cast<ModuleOp>(module->clone()));
-  // remat.* attributes (roles, tags, plan decisions) mean nothing to LLVM.
-  lowered->walk([](Operation *op) {
-    SmallVector<StringAttr> names;
-    for (NamedAttribute attr : op->getDiscardableAttrs())
-      if (attr.getName().strref().starts_with("remat."))
-        names.push_back(attr.getName());
-    for (StringAttr name : names)
-      op->removeDiscardableAttr(name);
-    if (auto func = dyn_cast<func::FuncOp>(op)) {
-      func.removeArgAttrsAttr();
-      func.removeResAttrsAttr();
-    }
-  });
   // Arguments handed to the function: remat-free-owned-arguments frees them.
+  // Which those are is the runner's call, not the input's. (The lowering
+  // pipelines drop the other remat.* attributes: remat-drop-graph-attributes.)
+  lowered->walk([](func::FuncOp func) {
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+      func.removeArgAttr(i, "remat.owned");
+  });
   for (const FunctionSignature &signature : runner->functions) {
     auto func = lowered->lookupSymbol<func::FuncOp>(signature.name);
     for (auto [i, spec] : llvm::enumerate(signature.inputs))
