@@ -9,7 +9,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/GlobPattern.h"
@@ -28,10 +28,12 @@ llvm::Expected<double> parsePercent(StringRef text) {
   StringRef number = text.trim();
   number.consume_back("%");
   double value = 0;
-  if (number.empty() || number.getAsDouble(value) || !(value >= 0))
+  if (number.empty() || number.getAsDouble(value) || !(value >= 0) ||
+      std::isinf(value))
     return llvm::createStringError(
         "'" + text.str() +
-        "' is not a percentage; write e.g. 2% (or 2), 0.5%, 0%");
+        "' is not a percentage; write e.g. 2% (or 2), 0.5%, 0% (a finite "
+        "number, not negative)");
   return value;
 }
 
@@ -69,6 +71,10 @@ StringRef toString(ChangeKind kind) {
     return "setting";
   case ChangeKind::Derivation:
     return "derivation";
+  case ChangeKind::Tags:
+    return "tags";
+  case ChangeKind::Op:
+    return "op";
   }
   return "?";
 }
@@ -80,7 +86,7 @@ constexpr std::array<StringRef, 5> kDecisions = {"save", "recompute", "derive",
                                                  "not-needed", "input"};
 
 std::optional<ChangeKind> parseChangeKind(StringRef text) {
-  for (int kind = 0; kind <= static_cast<int>(ChangeKind::Derivation); ++kind)
+  for (int kind = 0; kind <= static_cast<int>(ChangeKind::Op); ++kind)
     if (toString(static_cast<ChangeKind>(kind)) == text)
       return static_cast<ChangeKind>(kind);
   return std::nullopt;
@@ -89,9 +95,38 @@ std::optional<ChangeKind> parseChangeKind(StringRef text) {
 /// Every change kind's spelling, comma-separated, for an error.
 std::string changeKindList() {
   std::string list;
-  for (int kind = 0; kind <= static_cast<int>(ChangeKind::Derivation); ++kind)
+  for (int kind = 0; kind <= static_cast<int>(ChangeKind::Op); ++kind)
     list += (kind ? ", " : "") + toString(static_cast<ChangeKind>(kind)).str();
   return list;
+}
+
+/// Whether a change of this kind names a value (or, for `setting`, a
+/// field) in the VALUE column; the others are about the whole function.
+bool namesValue(ChangeKind kind) {
+  switch (kind) {
+  case ChangeKind::ValueRemoved:
+  case ChangeKind::ValueAdded:
+  case ChangeKind::Shape:
+  case ChangeKind::Decision:
+  case ChangeKind::InputReadBy:
+  case ChangeKind::Setting:
+  case ChangeKind::Derivation:
+  case ChangeKind::Tags:
+  case ChangeKind::Op:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// `line` without its comment: a `#` at the start of the line or after a
+/// space or tab. A `#` inside a field is part of it: a value of a
+/// multi-result op is named `name#N`.
+StringRef stripComment(StringRef line) {
+  for (size_t i = 0; i < line.size(); ++i)
+    if (line[i] == '#' && (i == 0 || line[i - 1] == ' ' || line[i - 1] == '\t'))
+      return line.take_front(i);
+  return line;
 }
 
 bool globMatches(const std::string &pattern, StringRef text) {
@@ -126,7 +161,9 @@ llvm::Expected<AllowList> parseAllowList(StringRef text, StringRef fileName) {
   text.split(lines, '\n');
   for (auto [index, rawLine] : llvm::enumerate(lines)) {
     unsigned lineNumber = static_cast<unsigned>(index) + 1;
-    StringRef line = rawLine.split('#').first.trim();
+    // Before 2026-12-07 any '#' started a comment, so a rule for a value
+    // named `attention_out#0` matched every value of the function.
+    StringRef line = stripComment(rawLine).trim();
     if (line.empty())
       continue;
     // Fields are separated by spaces or tabs (a tab was read as part of a
@@ -145,6 +182,11 @@ llvm::Expected<AllowList> parseAllowList(StringRef text, StringRef fileName) {
       return fail("expected '<change> <function> [<value> "
                   "[<from>-><to>]]', got " +
                   llvm::Twine(fields.size()) + " field(s)");
+    if (fields.size() > 2 && !namesValue(*kind))
+      return fail("a '" + fields[0] +
+                  "' change is about the whole function and names no value; "
+                  "drop '" +
+                  fields[2] + "'");
     AllowRule rule;
     rule.kind = *kind;
     rule.line = lineNumber;
@@ -240,11 +282,12 @@ struct FunctionFacts {
     return nullptr;
   }
   std::vector<ValueFacts> values;
+  /// Index into `values` by name (a linear search per value made diffing a
+  /// 80,000-value report take 44 s).
+  llvm::StringMap<size_t> valueIndex;
   const ValueFacts *find(StringRef name) const {
-    for (const ValueFacts &value : values)
-      if (value.name == name)
-        return &value;
-    return nullptr;
+    auto it = valueIndex.find(name);
+    return it == valueIndex.end() ? nullptr : &values[it->second];
   }
 };
 
@@ -345,7 +388,6 @@ private:
     const llvm::json::Array *values = object->getArray("values");
     if (!values)
       return error(where("values") + " is missing or not an array");
-    llvm::StringSet<> seenValues;
     for (const llvm::json::Value &entry : *values) {
       const llvm::json::Object *valueObject = entry.getAsObject();
       if (!valueObject)
@@ -369,7 +411,7 @@ private:
         return error(where("values") + ": value '" + fact.name + "' has " +
                      std::to_string(*bytes) +
                      " bytes: expected a number, not negative");
-      if (!seenValues.insert(fact.name).second)
+      if (!facts.valueIndex.try_emplace(fact.name, facts.values.size()).second)
         return error(where("values") + " lists value '" + fact.name +
                      "' twice; a report has one entry per value");
       fact.op = valueObject->getString("op").value_or("").str();
@@ -394,6 +436,7 @@ private:
         for (const llvm::json::Value &tag : *tags)
           if (std::optional<StringRef> text = tag.getAsString())
             fact.tags.push_back(text->str());
+      llvm::sort(fact.tags);
       facts.values.push_back(std::move(fact));
     }
     functions.push_back(std::move(facts));
@@ -408,6 +451,10 @@ std::string shapeText(const ValueFacts &value) {
   for (int64_t dim : value.shape)
     text += std::to_string(dim) + "x";
   return text + value.dtype;
+}
+
+std::string tagsText(const ValueFacts &value) {
+  return value.tags.empty() ? "none" : llvm::join(value.tags, ",");
 }
 
 /// Relative increase in percent; +inf when growing from zero.
@@ -507,6 +554,15 @@ void compareFunction(const FunctionFacts &before, const FunctionFacts &after,
       add(ChangeKind::Decision, old.name, old.decision, now->decision,
           !why.empty(), why);
     }
+    // Information; a tag's effect on the plan shows as the decision and
+    // figure changes judged here (before 2026-12-07 neither was listed, and
+    // a diff of nothing but a new tag said "no changes").
+    if (old.tags != now->tags)
+      add(ChangeKind::Tags, old.name, tagsText(old), tagsText(*now), false,
+          "the op's tags changed");
+    if (!old.op.empty() && !now->op.empty() && old.op != now->op)
+      add(ChangeKind::Op, old.name, old.op, now->op, false,
+          "another op produces the value");
     // Another rule or other sources: the memory and time it costs are
     // judged above, with the plan's.
     if (old.decision == "derive" && now->decision == "derive" &&

@@ -98,5 +98,12 @@ int main(int argc, char **argv) {
   if (!result)
     return fail(toString(result.takeError()));
   remat::printDiff(outs(), *result);
+  // A diff nobody can read is no verdict: exit 2, not LLVM's fatal "IO
+  // failure" at exit, whose 1 a CI job reads as a regression.
+  outs().flush();
+  if (std::error_code error = outs().error()) {
+    outs().clear_error();
+    return fail("cannot write the diff to standard output: " + error.message());
+  }
   return result->numRegressions() ? 1 : 0;
 }

@@ -47,6 +47,8 @@ enum class ChangeKind {
   TotalPeakMemory, // with inputs, parameters, tangents: as peak-memory
   Setting,         // a planner setting (policy, budget, ...): information
   Derivation, // a derived value derived otherwise (rule, sources): information
+  Tags,       // a value's op tags (never_recompute, ...): information
+  Op,         // the op producing a value: information
 };
 /// The spelling used in the table and in allow files, e.g. "peak-memory".
 llvm::StringRef toString(ChangeKind kind);
