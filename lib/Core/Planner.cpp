@@ -760,6 +760,10 @@ absl::StatusOr<Plan> planWithinActivationBudget(const Graph &graph,
   // From here on a total budget is the activation budget it leaves.
   const PlanOptions options =
       withActivationBudget(requested, *flat, tables, resident);
+  // Progress compares peaks with the budget they must meet (before
+  // 2026-12-07 it showed a total budget beside activation peaks).
+  if (options.budget && options.budget->kind == MemoryBudget::Kind::Bytes)
+    progress.setBudget(options.budget->bytes);
   absl::StatusOr<Constraints> constraints =
       computeConstraints(graph, *flat, *phases, options.policy);
   if (!constraints.ok())

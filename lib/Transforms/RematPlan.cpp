@@ -90,7 +90,7 @@ public:
          << humanBytes(plan->simulation.peakBytes) << ", recompute "
          << microseconds(plan->simulation.recomputeTimeUs);
     if (plan->budgetBytes)
-      line << ", budget " << humanBytes(*plan->budgetBytes);
+      line << ", activation budget " << humanBytes(*plan->budgetBytes);
     show(text, /*last=*/true);
   }
 
@@ -117,7 +117,7 @@ private:
       line << (progress.bestWithinBudget ? " at peak " : " ")
            << humanBytes(*progress.bestPeakBytes);
     if (progress.budgetBytes)
-      line << ", budget " << humanBytes(*progress.budgetBytes);
+      line << ", activation budget " << humanBytes(*progress.budgetBytes);
     if (progress.recomputeTimeBoundUs)
       line << ", bound " << microseconds(*progress.recomputeTimeBoundUs);
     return text;

@@ -117,8 +117,9 @@ struct PlanProgress {
   /// Candidate plans simulated so far, or, while solving the MILP,
   /// branch-and-bound nodes explored.
   int64_t explored = 0;
-  /// The budget in bytes, once resolved (a fractional budget is resolved
-  /// only when every candidate is known).
+  /// The activation budget in bytes (what a total budget leaves once the
+  /// inputs, parameters and tangents are held), once resolved (a fractional
+  /// budget is resolved only when every candidate is known).
   std::optional<int64_t> budgetBytes;
   /// The best plan so far: for `budget`, the candidate of least recompute
   /// time within the budget, or while none fits (or the budget is not
