@@ -6,6 +6,8 @@
 
 #include "remat/Transforms/Passes.h"
 
+#include "OptionText.h"
+
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
@@ -47,12 +49,32 @@ void buildRematPipeline(OpPassManager &pm,
 }
 
 void registerRematPipelines() {
-  PassPipelineRegistration<RematPipelineOptions>(
+  // PassPipelineRegistration<RematPipelineOptions>, with the option text
+  // checked first (an option given twice, target= with target-file=).
+  registerPassPipeline(
       "remat-pipeline",
       "Plan every joint function (remat-plan), optionally write the report "
       "(report=FILE), and split it into forward and backward functions "
       "(remat-partition)",
-      buildRematPipeline);
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        if (failed(checkOptionText("remat-pipeline", text,
+                                   {{"target", "target-file"}}, errorHandler)))
+          return failure();
+        RematPipelineOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        // Checked here so that the error names this pipeline's option, not
+        // remat-report's format=.
+        if (options.reportFormat != "json" && options.reportFormat != "text")
+          return errorHandler("remat-pipeline: bad option report-format=" +
+                              options.reportFormat + ": expected json or text");
+        buildRematPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> handler) {
+        handler(RematPipelineOptions());
+      });
 }
 
 } // namespace remat

@@ -8,6 +8,7 @@
 
 #include "remat/Transforms/Passes.h"
 
+#include "OptionText.h"
 #include "TextFormat.h"
 
 #include "remat/Core/Planner.h"
@@ -150,6 +151,15 @@ private:
 
 struct RematPlanPass final : remat::impl::RematPlanPassBase<RematPlanPass> {
   using Base::Base;
+
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) override {
+    if (failed(checkOptionText("remat-plan", options,
+                               {{"target", "target-file"}}, errorHandler)))
+      return failure();
+    return Base::initializeOptions(options, errorHandler);
+  }
 
   void runOnOperation() override;
 

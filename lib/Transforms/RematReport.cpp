@@ -9,6 +9,7 @@
 
 #include "remat/Transforms/Passes.h"
 
+#include "OptionText.h"
 #include "TextFormat.h"
 
 #include "remat/Transforms/GraphBuilder.h"
@@ -468,6 +469,14 @@ void writeText(llvm::raw_ostream &os, const FunctionReport &report) {
 struct RematReportPass final
     : remat::impl::RematReportPassBase<RematReportPass> {
   using Base::Base;
+
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) override {
+    if (failed(checkOptionText("remat-report", options, {}, errorHandler)))
+      return failure();
+    return Base::initializeOptions(options, errorHandler);
+  }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
