@@ -16,6 +16,7 @@
 #include "remat/Transforms/PlanAttributes.h"
 
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -490,6 +491,18 @@ struct RematReportPass final
     llvm::raw_string_ostream buffer(text);
     if (failed(writeRematReport(module, getAnalysisManager(), format, buffer)))
       return signalPassFailure();
+    // The module's own file (remat-opt model.mlir -remat-report=
+    // output=model.mlir) would be replaced by its report: before 2026-12-07
+    // it was, with exit 0.
+    if (auto source = dyn_cast<FileLineColLoc>(module.getLoc());
+        source && output != "-" &&
+        llvm::sys::fs::equivalent(source.getFilename().strref(),
+                                  output.getValue())) {
+      module.emitError() << "remat-report: output=" << output.getValue()
+                         << " is the input file; the report would replace "
+                            "the module. Write it elsewhere";
+      return signalPassFailure();
+    }
     std::string errorMessage;
     std::unique_ptr<llvm::ToolOutputFile> file =
         openOutputFile(output.getValue(), &errorMessage);
