@@ -56,10 +56,19 @@ def call_factory(parser, spec):
     cannot be loaded or needs arguments is a mistake in the arguments
     (`parser.error`, status 2); one that raises is the user's code failing
     (UserError with its error in one line, status 1)."""
-    module_name, factory_name = spec.split(":", 1)
+    module_name, _, factory_name = spec.partition(":")
+    if not module_name or not factory_name:
+        parser.error(f"{spec}: expected MODULE:FACTORY, e.g. mymodels:build")
     try:
-        factory = getattr(importlib.import_module(module_name), factory_name)
-    except (ImportError, AttributeError) as error:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        parser.error(f"cannot load {spec}: {error}")
+    except Exception as error:  # the user's module failed while importing
+        raise UserError(f"importing {module_name} raised "
+                        f"{type(error).__name__}: {error}") from error
+    try:
+        factory = getattr(module, factory_name)
+    except AttributeError as error:
         parser.error(f"cannot load {spec}: {error}")
     try:
         inspect.signature(factory).bind()

@@ -4,8 +4,18 @@ import math
 
 
 def quoted(text):
-    """An MLIR string literal."""
-    return '"' + str(text).replace("\\", "\\\\").replace('"', '\\"') + '"'
+    """An MLIR string literal: backslash and quote escaped, control
+    characters as two hex digits (`\\0A`; a raw newline ended the literal
+    before 2026-12-07, and the text no longer parsed)."""
+    out = []
+    for char in str(text):
+        if char in '"\\':
+            out.append("\\" + char)
+        elif ord(char) < 0x20 or ord(char) == 0x7F:
+            out.append(f"\\{ord(char):02X}")
+        else:
+            out.append(char)
+    return '"' + "".join(out) + '"'
 
 
 def f64_attr(value):

@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 import re
+import sys
 import warnings
 
 from remat import _native
@@ -30,6 +31,9 @@ OPTIONS = {
     "budget_search_effort": "budget-search-effort",
     "schedule_plans": "schedule-plans",
     "decision_groups": "decision-groups",
+    "lower_bound_time_limit": "lower-bound-time-limit",
+    "optimal_time_limit": "optimal-time-limit",
+    "progress": "progress",
 }
 
 _extension = None
@@ -37,15 +41,20 @@ _extension = None
 
 class PlanError(Exception):
     """The planner refused the graph or the options. `message` is what
-    remat-opt would print (one line per diagnostic); `smallest_peak_bytes`
-    is set when the budget was infeasible and the planner said how low it
-    can go."""
+    remat-opt would print (one line per diagnostic). When the budget was
+    infeasible and the planner said how low it can go,
+    `smallest_peak_bytes` is that smallest *activation* peak (pass it back
+    as `memory_budget=f"activations:{n}"`), and, for a byte budget (which
+    bounds the total peak), `smallest_total_peak_bytes` is the total budget
+    that would do (pass it back as an int)."""
 
     def __init__(self, message):
         super().__init__(message)
         self.message = message
         match = re.search(r"smallest [^()]*?\((\d+) bytes", message)
         self.smallest_peak_bytes = int(match.group(1)) if match else None
+        match = re.search(r"raise it to at least total:(\d+)", message)
+        self.smallest_total_peak_bytes = int(match.group(1)) if match else None
 
     @property
     def infeasible_budget(self):
@@ -65,7 +74,8 @@ def _budget_text(value):
         if not 0.0 <= value <= 1.0:
             raise ValueError(f"memory_budget: the fraction {value} is not in "
                              "[0, 1] (pass an int for bytes)")
-        return repr(value) if "." in repr(value) else f"{value:.1f}"
+        # repr: 2e-05 stays 2e-05 (before 2026-12-07 it became "0.0").
+        return repr(float(value))
     if isinstance(value, str):
         return value
     raise TypeError(f"memory_budget: expected int, float or str, got "
@@ -114,6 +124,13 @@ def option_string(**options):
             value = _budget_text(value)
         elif key in ("allow_inexact_derivation", "schedule_plans"):
             value = _flag_text(key, value)
+        elif key == "progress":
+            value = "auto" if value == "auto" else _flag_text(key, value)
+        elif key in ("lower_bound_time_limit", "optimal_time_limit"):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise TypeError(f"{key}: expected seconds (a number), got "
+                                f"{type(value).__name__}")
+            value = repr(float(value))
         elif key == "decision_groups" and not isinstance(value, str):
             value = _groups_text(value)
         elif key == "budget_search_effort":
@@ -175,9 +192,10 @@ _INPUT_LOCATION = re.compile(r"^<remat input>:\d+:\d+: ")
 _NO_JOINT_FUNCTION = "remat-plan: no function is marked as a joint training graph"
 
 
-# remat-plan's option spellings in its messages ("recompute-banned=allow")
-# -> the keywords a Python caller passes ("recompute_banned=allow").
-_OPTION_SPELLING = re.compile(r"\b(%s)=" % "|".join(
+# remat-plan's option spellings in its messages ("recompute-banned=allow",
+# "decision-groups applies to ...") -> the keywords a Python caller passes
+# ("recompute_banned=allow").
+_OPTION_SPELLING = re.compile(r"\b(%s)\b" % "|".join(
     re.escape(cli) for cli in OPTIONS.values() if "-" in cli))
 _PYTHON_KEYWORD = {cli: key for key, cli in OPTIONS.items()}
 
@@ -187,7 +205,7 @@ def _python_spelling(message):
     keyword arguments, so that advice such as "recompute-banned=allow"
     reads as what a Python caller writes."""
     return _OPTION_SPELLING.sub(
-        lambda match: _PYTHON_KEYWORD[match.group(1)] + "=", message)
+        lambda match: _PYTHON_KEYWORD[match.group(1)], message)
 
 
 def _diagnostics(text, severity):
@@ -210,10 +228,25 @@ def _diagnostics(text, severity):
 _option_warnings = set()
 
 
+_OWN_PACKAGES = ("remat", "remat_torch", "remat_jax")
+
+
+def _caller_stacklevel():
+    """The `stacklevel` of warnings.warn called in _warn that names the
+    first frame outside remat's packages: the caller's own line, whichever
+    entry point (plan, plan_text, check_options, a frontend) it called."""
+    frame, level = sys._getframe(2), 2
+    while frame is not None and \
+            frame.f_globals.get("__name__", "").split(".")[0] in _OWN_PACKAGES:
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 def _warn(diagnostics, skip=()):
     for message in _diagnostics(diagnostics, "warning"):
         if message not in skip:
-            warnings.warn(message, PlanWarning, stacklevel=4)
+            warnings.warn(message, PlanWarning,
+                          stacklevel=_caller_stacklevel())
 
 
 def check_options(**options):
@@ -221,6 +254,13 @@ def check_options(**options):
     unknown target or policy, a malformed budget, `budget` without one, ...)
     and issues a PlanWarning for each it would warn of, before any graph:
     the planner reads them on an empty module."""
+    if options.get("decision_groups") and (
+            options.get("strategy") != "budget" or
+            options.get("schedule_plans") in (None, True, "true", 1)):
+        # planRematerialization's own check, which runs per function.
+        raise ValueError("decision_groups applies to strategy=budget with "
+                         "schedule_plans=False (plans of per-value "
+                         "decisions): drop it, or plan with both")
     ok, _, diagnostics, _ = _module().plan("module {}", option_string(**options),
                                            "json")
     found = _diagnostics(diagnostics, "error")
@@ -237,7 +277,13 @@ def check_options(**options):
 def plan_text(mlir_text, report_format="json", **options):
     """The report as text (`json` or `text`), exactly as remat-report writes
     it, and the seconds spent parsing, planning and reporting. The planner's
-    warnings are issued as PlanWarning."""
+    warnings are issued as PlanWarning. No progress line unless
+    `progress=True` (remat-plan's `auto` writes one to file descriptor 2,
+    past sys.stderr, when that is a terminal)."""
+    if report_format not in ("json", "text"):
+        raise ValueError(f"report_format '{report_format}': expected json "
+                         "or text")
+    options.setdefault("progress", False)
     ok, report, diagnostics, timing = _module().plan(
         mlir_text, option_string(**options), report_format)
     if not ok:
@@ -247,12 +293,22 @@ def plan_text(mlir_text, report_format="json", **options):
     return report, dict(timing)
 
 
-def plan(mlir_text, **options):
-    """Plans every joint function of `mlir_text`; returns the Report of the
-    first (frontends export one). Raises PlanError on a graph or budget the
-    planner refuses, TypeError/ValueError on bad options."""
+def plan_all(mlir_text, **options):
+    """Plans every joint function of `mlir_text`; returns their Reports in
+    module order. Raises PlanError on a graph, a budget or an option value
+    the planner refuses (`check_options` raises ValueError for the option
+    values before any graph), TypeError/ValueError on an unknown keyword or
+    a value of the wrong kind."""
     report, timing = plan_text(mlir_text, "json", **options)
     data = json.loads(report)
-    if isinstance(data, list):
-        data = data[0]
-    return Report(data, text=report, timing=timing)
+    if not isinstance(data, list):
+        return [Report(data, text=report, timing=timing)]
+    # Each Report's text is its own function's (before 2026-12-07 the first
+    # function's Report carried every function's text).
+    return [Report(d, timing=timing) for d in data]
+
+
+def plan(mlir_text, **options):
+    """The Report of the first joint function of `mlir_text` (frontends
+    export one; `plan_all` returns every function's). Errors as plan_all."""
+    return plan_all(mlir_text, **options)[0]

@@ -25,6 +25,9 @@ class Report:
         with open(path) as f:
             text = f.read()
         data = json.loads(text)
+        if not isinstance(data, (dict, list)):
+            raise ValueError(f"{path}: expected remat-report JSON (an "
+                             f"object), found {type(data).__name__}")
         if isinstance(data, list):
             # Before 2026-12-07 the first of several was returned, silently.
             if len(data) != 1:
@@ -44,7 +47,13 @@ class Report:
 
         with open(path) as f:
             data = json.load(f)
-        return [cls(d) for d in (data if isinstance(data, list) else [data])]
+        entries = data if isinstance(data, list) else [data]
+        for entry in entries:
+            if not isinstance(entry, dict):
+                raise ValueError(f"{path}: expected remat-report JSON (an "
+                                 "object, or an array of them), found "
+                                 f"{type(entry).__name__}")
+        return [cls(d) for d in entries]
 
     def __getattr__(self, key):
         data = self.__dict__.get("data", {})
@@ -69,6 +78,15 @@ class Report:
         return [v["name"] for v in self.values if v["decision"] == decision]
 
     def write(self, path):
-        """Writes the report exactly as remat-report would."""
+        """Writes the report: exactly as remat-report wrote it when this
+        Report has that text (`remat.plan` of a one-function module,
+        `Report.load`), else its data as indented JSON (`load_all`, one of
+        `plan_all`'s; before 2026-12-07 those emptied the file and raised
+        TypeError)."""
+        import json
+
+        text = self.text
+        if text is None:
+            text = json.dumps(self.data, indent=2) + "\n"
         with open(path, "w") as f:
-            f.write(self.text)
+            f.write(text)
