@@ -1479,9 +1479,9 @@ finish(const Graph &graph, const Classification &phases,
 /// minimum peak found by a second MILP; failing both in time, a lower bound.
 absl::StatusOr<OptimalSolution>
 infeasibleBudget(const Graph &graph, const Classification &phases,
-                              const CostModel &costModel,
-                              const Problem &problem, int64_t budgetBytes,
-                              const Deadline &deadline) {
+                 const CostModel &costModel, const Problem &problem,
+                 int64_t budgetBytes, const Deadline &deadline,
+                 int64_t maxOps) {
   auto [lowerBound, where] = peakLowerBound(problem);
   // Activation figures, as the budget strategy's error gives them: the
   // smallest peak as "<size> (<bytes> bytes)", which frontends read.
@@ -1507,8 +1507,11 @@ infeasibleBudget(const Graph &graph, const Classification &phases,
   if (problem.conservativeViews)
     lowerBound = 0;
   // Without exact memory rows the MILPs below are not run: the lower bound
-  // is what is known.
-  const bool exact = checkExactUnits(problem).ok();
+  // is what is known. Nor on a graph above maxOps: a feasible budget is
+  // refused there at once, and before 2026-12-07 an infeasible one ran the
+  // MILPs until the time limit (a minute on 576 ops).
+  const bool tooLarge = problem.size() > maxOps;
+  const bool exact = !tooLarge && checkExactUnits(problem).ok();
   if (exact && deadline.remainingSeconds() > 0 && lowerBound > budgetBytes) {
     Formulation atBound = formulate(problem, lowerBound / problem.unitBytes,
                                     Objective::MinimiseTime);
@@ -1540,6 +1543,9 @@ infeasibleBudget(const Graph &graph, const Classification &phases,
         return smallest(simulation->peakBytes);
     }
   }
+  if (tooLarge && budgetBytes >= lowerBound)
+    return absl::FailedPreconditionError(absl::StrFormat(
+        "%s (at most %d ops are accepted)", tooLargeAdvice(problem), maxOps));
   if (problem.conservativeViews)
     return absl::ResourceExhaustedError(absl::StrFormat(
         "no schedule `optimal` models fits the budget of %d bytes (the "
@@ -1597,7 +1603,7 @@ absl::StatusOr<OptimalSolution> solveOptimal(const Graph &graph,
   (void)where;
   if (budgetBytes < lowerBound)
     return infeasibleBudget(graph, phases, costModel, problem, budgetBytes,
-                            deadline);
+                            deadline, options.maxOps);
 
   // Re-evaluating only zero-cost ops is just as cheap; CBC can take long to
   // find such a schedule under a tight budget.
@@ -1676,7 +1682,7 @@ absl::StatusOr<OptimalSolution> solveOptimal(const Graph &graph,
   switch (outcome.kind) {
   case MilpOutcome::Kind::Infeasible:
     return infeasibleBudget(graph, phases, costModel, problem, budgetBytes,
-                            deadline);
+                            deadline, options.maxOps);
   case MilpOutcome::Kind::NoSolutionInTime:
     return absl::DeadlineExceededError(absl::StrFormat(
         "`optimal` found no schedule within %.3g s for a budget of %d bytes: "

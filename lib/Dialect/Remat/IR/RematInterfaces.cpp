@@ -53,12 +53,20 @@ int64_t remat::detail::resultBytes(Operation *op) {
   return total;
 }
 
+double remat::detail::elementCount(Type type) {
+  auto tensorType = dyn_cast<RankedTensorType>(type);
+  if (!tensorType || !tensorType.hasStaticShape())
+    return 0.0;
+  double count = 1.0;
+  for (int64_t dim : tensorType.getShape())
+    count *= static_cast<double>(dim);
+  return count;
+}
+
 double remat::detail::defaultFlops(Operation *op) {
   double total = 0;
   for (Type type : op->getResultTypes())
-    if (auto tensorType = dyn_cast<RankedTensorType>(type))
-      if (tensorType.hasStaticShape())
-        total += static_cast<double>(tensorType.getNumElements());
+    total += elementCount(type);
   return total;
 }
 

@@ -23,12 +23,7 @@ using namespace mlir;
 using namespace remat;
 
 namespace {
-double numElements(Type type) {
-  auto tensorType = dyn_cast<RankedTensorType>(type);
-  return tensorType && tensorType.hasStaticShape()
-             ? static_cast<double>(tensorType.getNumElements())
-             : 0.0;
-}
+double numElements(Type type) { return remat::detail::elementCount(type); }
 
 /// Prints `[1, 2, 3]` for diagnostics.
 std::string formatList(ArrayRef<int64_t> values) {

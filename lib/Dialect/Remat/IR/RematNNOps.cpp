@@ -36,12 +36,7 @@ double product(ArrayRef<int64_t> shape) {
   return result;
 }
 
-double numElements(Type type) {
-  auto tensorType = dyn_cast<RankedTensorType>(type);
-  return tensorType && tensorType.hasStaticShape()
-             ? product(tensorType.getShape())
-             : 0.0;
-}
+double numElements(Type type) { return remat::detail::elementCount(type); }
 
 /// `[2, 16, 64]`; `[]` for rank 0.
 std::string formatShape(ArrayRef<int64_t> shape) {
