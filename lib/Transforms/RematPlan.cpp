@@ -149,6 +149,13 @@ private:
   size_t width = 0;
 };
 
+/// A number option as a user writes it: 5, 0.5, -1 (not -1.000000e+00).
+std::string shortNumber(double value) {
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::format("%g", value);
+  return text;
+}
+
 struct RematPlanPass final : remat::impl::RematPlanPassBase<RematPlanPass> {
   using Base::Base;
 
@@ -275,13 +282,11 @@ FailureOr<PlanOptions> RematPlanPass::parseOptions(Location loc) {
   }
   if (!(lowerBoundTimeLimit >= 0) || std::isinf(lowerBoundTimeLimit))
     return emitError(loc) << "remat-plan: bad option lower-bound-time-limit="
-                          << lowerBoundTimeLimit.getValue()
+                          << shortNumber(lowerBoundTimeLimit)
                           << ": expected a non-negative number of seconds "
                              "(0: the evaluate-once bound alone)";
   options.lowerBoundTimeLimitSeconds = lowerBoundTimeLimit;
-  std::string effort;
-  llvm::raw_string_ostream(effort)
-      << llvm::format("%g", budgetSearchEffort.getValue());
+  const std::string effort = shortNumber(budgetSearchEffort);
   if (!(budgetSearchEffort > 0) ||
       !(budgetSearchEffort <= kMaxBudgetSearchEffort))
     return emitError(loc) << "remat-plan: bad option budget-search-effort="
@@ -297,9 +302,28 @@ FailureOr<PlanOptions> RematPlanPass::parseOptions(Location loc) {
                         "budget's plan) search schedules";
   if (!(optimalTimeLimit > 0) || std::isinf(optimalTimeLimit))
     return emitError(loc) << "remat-plan: bad option optimal-time-limit="
-                          << optimalTimeLimit.getValue()
+                          << shortNumber(optimalTimeLimit)
                           << ": expected a positive number of seconds";
   options.optimalTimeLimitSeconds = optimalTimeLimit;
+  // Options of one strategy given with another (before 2026-12-07 these
+  // were ignored without a word, unlike memory-budget and exchange-rate).
+  // schedule-plans=false is left alone: frontends that realise per-value
+  // decisions set it whatever the strategy.
+  auto unused = [&](llvm::StringRef option, const std::string &value,
+                    llvm::StringRef only) {
+    emitWarning(loc) << "remat-plan: " << option << "=" << value
+                     << " has no effect with strategy=" << strategy.getValue()
+                     << "; only " << only << " reads it";
+  };
+  if (options.strategy != Strategy::Budget) {
+    if (recomputeBanned != "never")
+      unused("recompute-banned", recomputeBanned, "budget");
+    if (lowerBoundTimeLimit != 10)
+      unused("lower-bound-time-limit", shortNumber(lowerBoundTimeLimit),
+             "budget");
+  }
+  if (options.strategy != Strategy::Optimal && optimalTimeLimit != 60)
+    unused("optimal-time-limit", shortNumber(optimalTimeLimit), "optimal");
   return options;
 }
 
