@@ -9,6 +9,7 @@ of remat-plan's options with `_` for `-`, and the same value syntax.
 import functools
 import hashlib
 import json
+import numbers
 import os
 import re
 import sys
@@ -66,6 +67,11 @@ def _budget_text(value):
         raise TypeError("memory_budget: expected bytes (int), a fraction "
                         "(float in [0, 1]) or a string such as '512MiB', "
                         f"'0.5' or '0.8peak'; got {value!r}")
+    # numpy's integers and floats (np.int64, np.float32) are numbers too.
+    if isinstance(value, numbers.Integral):
+        value = int(value)
+    elif isinstance(value, numbers.Real):
+        value = float(value)
     if isinstance(value, int):
         if value <= 0:
             raise ValueError(f"memory_budget: {value} bytes is not positive")
@@ -132,6 +138,10 @@ def option_string(**options):
                                 f"{type(value).__name__}")
             value = repr(float(value))
         elif key == "decision_groups" and not isinstance(value, str):
+            if not isinstance(value, (list, tuple)):
+                raise TypeError("decision_groups: expected a list of groups "
+                                "of names (or 'a,b;c'), got "
+                                f"{type(value).__name__}")
             value = _groups_text(value)
         elif key == "budget_search_effort":
             if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -280,6 +290,9 @@ def plan_text(mlir_text, report_format="json", **options):
     warnings are issued as PlanWarning. No progress line unless
     `progress=True` (remat-plan's `auto` writes one to file descriptor 2,
     past sys.stderr, when that is a terminal)."""
+    if not isinstance(mlir_text, str):
+        raise TypeError("mlir_text: expected the module's .mlir text (str), "
+                        f"got {type(mlir_text).__name__}")
     if report_format not in ("json", "text"):
         raise ValueError(f"report_format '{report_format}': expected json "
                          "or text")

@@ -121,6 +121,19 @@ try:
 except TypeError:
     check("progress value", True)
 
+# Wrong kinds of argument are TypeErrors naming the argument (pybind's
+# "incompatible function arguments" dump, and "'int' object is not
+# iterable", before 2026-12-07).
+for name, call in (("mlir_text None", lambda: remat.plan(None)),
+                   ("decision_groups int",
+                    lambda: remat.option_string(decision_groups=5))):
+    try:
+        call()
+        check(name, False, "accepted")
+    except TypeError as error:
+        check(name, str(error).split(":")[0] in ("mlir_text", "decision_groups"),
+              error)
+
 # A name with a newline is an escaped MLIR string (it ended the literal).
 check("quoted newline", mlir_text.quoted('a\nb"c\\') == '"a\\0Ab\\"c\\\\"',
       mlir_text.quoted('a\nb"c\\'))
