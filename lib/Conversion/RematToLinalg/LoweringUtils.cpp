@@ -20,6 +20,18 @@ using namespace mlir;
 
 namespace remat::lowering {
 
+Value clampedId(OpBuilder &b, Location loc, Value id, int64_t size) {
+  Value zero = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(0));
+  Value last = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(size - 1));
+  return arith::MinSIOp::create(b, loc,
+                                arith::MaxSIOp::create(b, loc, id, zero), last);
+}
+
+Value clampedIndex(OpBuilder &b, Location loc, Value id, int64_t size) {
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                    clampedId(b, loc, id, size));
+}
+
 ArrayRef<int64_t> shapeOf(Value value) {
   return cast<RankedTensorType>(value.getType()).getShape();
 }

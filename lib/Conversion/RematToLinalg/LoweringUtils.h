@@ -114,6 +114,17 @@ public:
                              mlir::Value scalar, mlir::Type type);
 };
 
+/// An i64 id (embedding row, cross-entropy class) clamped into [0, size):
+/// an out-of-range id is undefined behaviour in PyTorch; the forward ops
+/// read the nearest valid entry rather than memory outside the tensor, and
+/// their backward ops send the gradient to that same entry, so that the
+/// pair stays the gradient of one function (before 2026-12-07 backward
+/// dropped it). `clampedIndex` is the same as an index.
+mlir::Value clampedId(mlir::OpBuilder &b, mlir::Location loc, mlir::Value id,
+                      int64_t size);
+mlir::Value clampedIndex(mlir::OpBuilder &b, mlir::Location loc, mlir::Value id,
+                         int64_t size);
+
 /// Shape and element type of a ranked tensor value.
 llvm::ArrayRef<int64_t> shapeOf(mlir::Value value);
 mlir::Type elementTypeOf(mlir::Value value);

@@ -417,17 +417,6 @@ public:
 // Cross-entropy
 //===----------------------------------------------------------------------===//
 
-/// Clamps an i64 class index into [0, size) and makes it an index, so an
-/// out-of-range target (undefined behaviour in PyTorch) reads a valid
-/// element instead of memory outside the tensor.
-Value clampedIndex(OpBuilder &b, Location loc, Value value, int64_t size) {
-  Value zero = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(0));
-  Value last = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(size - 1));
-  Value clamped = arith::MinSIOp::create(
-      b, loc, arith::MaxSIOp::create(b, loc, value, zero), last);
-  return arith::IndexCastOp::create(b, loc, b.getIndexType(), clamped);
-}
-
 /// Per-row log-sum-exp of [N, C] logits, f32 [N].
 Value rowLogSumExp(LoweringBuilder &lb, Value logits) {
   auto [max, sum] = softmaxStatistics(lb, logits, 1);
@@ -500,8 +489,9 @@ public:
               exp(b, loc, sub(b, loc, f(b, loc, args[0]), args[1]));
           Value column = arith::IndexCastOp::create(
               b, loc, b.getI64Type(), linalg::IndexOp::create(b, loc, 1));
-          Value isTarget = arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::eq, column, args[2]);
+          Value isTarget =
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, column,
+                                    clampedId(b, loc, args[2], shape[1]));
           Value oneHot = arith::SelectOp::create(
               b, loc, isTarget, constant(b, loc, 1.0), constant(b, loc, 0.0));
           return mul(b, loc, gradLoss, sub(b, loc, probability, oneHot));

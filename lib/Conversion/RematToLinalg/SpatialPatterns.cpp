@@ -491,17 +491,6 @@ public:
 // Embedding
 //===----------------------------------------------------------------------===//
 
-/// Clamps an i64 row index into [0, rows) as an index: an out-of-range id
-/// is undefined behaviour in PyTorch; here it reads the nearest valid row
-/// rather than memory outside the table.
-Value clampedRow(OpBuilder &b, Location loc, Value id, int64_t rows) {
-  Value zero = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(0));
-  Value last = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(rows - 1));
-  Value clamped = arith::MinSIOp::create(
-      b, loc, arith::MaxSIOp::create(b, loc, id, zero), last);
-  return arith::IndexCastOp::create(b, loc, b.getIndexType(), clamped);
-}
-
 class EmbeddingPattern : public OpConversionPattern<EmbeddingOp> {
 public:
   using OpConversionPattern::OpConversionPattern;
@@ -520,7 +509,7 @@ public:
         lb.map(type.getShape(), type.getElementType(), {adaptor.getIndices()},
                {lb.select(rank, idDims)},
                [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-                 Value row = clampedRow(b, l, args[0], rows);
+                 Value row = clampedIndex(b, l, args[0], rows);
                  Value column = linalg::IndexOp::create(b, l, rank - 1);
                  return tensor::ExtractOp::create(b, l, table,
                                                   ValueRange{row, column});
@@ -550,15 +539,18 @@ public:
       positions.push_back(d);
     gradDims = positions;
     gradDims.push_back(1);
+    const int64_t rows = type.getShape()[0];
     Value gradTable = lb.reduce(
         loopShape, positions, ReduceKind::Sum, {grad, indices},
         {lb.select(rank, gradDims), lb.select(rank, positions)},
-        [](OpBuilder &b, Location l, ValueRange args,
-           ValueRange loops) -> Value {
+        [rows](OpBuilder &b, Location l, ValueRange args,
+               ValueRange loops) -> Value {
           Value row =
               arith::IndexCastOp::create(b, l, b.getI64Type(), loops[0]);
-          Value hit = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
-                                            args[1], row);
+          // The row the forward op read for this id.
+          Value hit =
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                    clampedId(b, l, args[1], rows), row);
           Value zero = arith::ConstantOp::create(b, l, b.getF32FloatAttr(0));
           return arith::SelectOp::create(b, l, hit, f(b, l, args[0]), zero);
         },
