@@ -8,6 +8,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 
 namespace remat {
 
@@ -47,11 +48,29 @@ llvm::SmallVector<llvm::StringRef> optionNames(llvm::StringRef options) {
 }
 
 mlir::LogicalResult checkOptionText(
-    llvm::StringRef pass, llvm::StringRef options,
+    llvm::StringRef pass, llvm::StringRef options, llvm::StringRef known,
     llvm::ArrayRef<std::pair<llvm::StringRef, llvm::StringRef>> exclusive,
-    llvm::function_ref<mlir::LogicalResult(const llvm::Twine &)>
-        errorHandler) {
+    llvm::function_ref<mlir::LogicalResult(const llvm::Twine &)> errorHandler) {
   llvm::SmallVector<llvm::StringRef> names = optionNames(options);
+  known = known.trim();
+  known.consume_front("{");
+  known.consume_back("}");
+  llvm::SmallVector<llvm::StringRef> knownNames = optionNames(known);
+  for (llvm::StringRef name : names) {
+    if (knownNames.empty() || llvm::is_contained(knownNames, name))
+      continue;
+    // A word without '=' after a complete option is most likely the rest of
+    // the previous option's value.
+    size_t at = options.find(name);
+    bool bare = at != llvm::StringRef::npos &&
+                !options.substr(at + name.size()).starts_with("=");
+    return errorHandler(
+        pass + ": no option '" + name + "'" +
+        (bare ? "; if it belongs to the value before it, quote that value "
+                "(memory-budget='8 GiB')"
+              : "") +
+        "; the options are " + llvm::join(knownNames, ", "));
+  }
   for (auto [index, name] : llvm::enumerate(names))
     if (llvm::is_contained(llvm::ArrayRef<llvm::StringRef>(names).take_front(index), name))
       return errorHandler(pass + ": option " + name +

@@ -22,15 +22,16 @@ namespace remat {
 /// an optional value that may be quoted or in braces.
 llvm::SmallVector<llvm::StringRef> optionNames(llvm::StringRef options);
 
-/// Fails through `errorHandler` when `options` names an option twice (MLIR
-/// keeps the last silently) or names two options of a pair in
-/// `exclusive` (target= with target-file=: the file would win silently).
-mlir::LogicalResult
-checkOptionText(llvm::StringRef pass, llvm::StringRef options,
-                llvm::ArrayRef<std::pair<llvm::StringRef, llvm::StringRef>>
-                    exclusive,
-                llvm::function_ref<mlir::LogicalResult(const llvm::Twine &)>
-                    errorHandler);
+/// Fails through `errorHandler` when `options` names an option that is not
+/// in `known` (the pass's options as MLIR prints them, `{a=1 b=x}`: MLIR's
+/// own error names neither the pass nor the option a stray word of
+/// `memory-budget=8 GiB` belongs to), an option twice (MLIR keeps the last
+/// silently), or two options of a pair in `exclusive` (target= with
+/// target-file=: the file would win silently).
+mlir::LogicalResult checkOptionText(
+    llvm::StringRef pass, llvm::StringRef options, llvm::StringRef known,
+    llvm::ArrayRef<std::pair<llvm::StringRef, llvm::StringRef>> exclusive,
+    llvm::function_ref<mlir::LogicalResult(const llvm::Twine &)> errorHandler);
 
 } // namespace remat
 

@@ -58,7 +58,10 @@ void registerRematPipelines() {
       "(remat-partition)",
       [](OpPassManager &pm, StringRef text,
          function_ref<LogicalResult(const Twine &)> errorHandler) {
-        if (failed(checkOptionText("remat-pipeline", text,
+        std::string known;
+        llvm::raw_string_ostream knownStream(known);
+        RematPipelineOptions().print(knownStream);
+        if (failed(checkOptionText("remat-pipeline", text, known,
                                    {{"target", "target-file"}}, errorHandler)))
           return failure();
         RematPipelineOptions options;
