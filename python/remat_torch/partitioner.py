@@ -313,10 +313,22 @@ _DERIVATIONS = {
     "log": lambda f, meta: (torch.ops.aten.log.default, (f[0],), {}),
     "exp": lambda f, meta: (torch.ops.aten.exp.default, (f[0],), {}),
     "reshape": lambda f, meta: (torch.ops.aten.reshape.default,
-                                (f[0], list(meta.shape)), {}),
+                                (f[0], _static_shape(meta.shape)), {}),
     "cast": lambda f, meta: (torch.ops.aten._to_copy.default, (f[0],),
                              {"dtype": meta.dtype}),
 }
+
+
+def _static_shape(shape):
+    """`shape` as ints, a symbolic size (dynamic shapes) as -1: a backward
+    graph has no name for `s77` (before 2026-12-07 the reshape baked it in,
+    and the first backward raised NameError). _choose_saved builds no
+    reshape derivation for a shape with two symbolic sizes."""
+    return [d if isinstance(d, int) else -1 for d in shape]
+
+
+def _symbolic_sizes(shape):
+    return sum(not isinstance(d, int) for d in shape)
 
 
 def _transpose_inverse(via):
@@ -376,6 +388,11 @@ def _choose_saved(plan_on_graph, report, joint):
             plan_on_graph.adjustments.append(
                 f"{row['name']}: derivation '{kind}' is not built in FX; "
                 "backward recomputes it instead")
+            continue
+        if kind == "reshape" and _symbolic_sizes(_meta_tensor(node).shape) > 1:
+            plan_on_graph.adjustments.append(
+                f"{row['name']}: a reshape to a shape with several symbolic "
+                "sizes is not built in FX; backward recomputes it instead")
             continue
         derived[node] = (build, sources)
     # Derivation sources are kept for backward (the plan saves them, or

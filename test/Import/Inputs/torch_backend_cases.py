@@ -424,6 +424,55 @@ def report_of_every_graph_case():
           f"({one})")
 
 
+class _ResidualReshape(torch.nn.Module):
+    """`out = x + inner` returned reshaped: with inexact derivation, remat
+    derives a reshape in backward from values it keeps anyway."""
+
+    def __init__(self):
+        super().__init__()
+        self.linear = torch.nn.Linear(32, 32)
+
+    def forward(self, x):
+        inner = torch.tanh(self.linear(x))
+        out = x + inner
+        return (inner * inner).sum(), out.reshape(-1, 4, 8)
+
+
+def _reshape_step(model, x):
+    loss, out = model(x)
+    (loss + out.sum()).backward()
+    return loss.detach(), [p.grad.detach().clone() for p in model.parameters()]
+
+
+def dynamic_reshape_derivation_case():
+    """Under dynamic shapes a reshape derivation's target shape holds a
+    symbolic size: before 2026-12-07 it was baked into the backward graph
+    as a free name, and the first backward raised NameError."""
+    torch.manual_seed(0)
+    module = _ResidualReshape()
+    batches = [torch.randn(16, 32), torch.randn(8, 32)]
+    expected = [_reshape_step(copy.deepcopy(module), x) for x in batches]
+    torch._dynamo.reset()
+    infos = []
+    model = copy.deepcopy(module)
+    compiled = torch.compile(model, dynamic=True, backend=remat_torch.backend(
+        compiler="eager", allow_inexact_derivation=True, on_plan=infos.append))
+    try:
+        got = []
+        for x in batches:
+            for p in model.parameters():
+                p.grad = None
+            got.append(_reshape_step(compiled, x))
+        error = max(normwise(g, e) for g, e in zip(got, expected))
+        derived = sum(len(info.derived) for info in infos)
+        check(error < 1e-5 and derived > 0,
+              f"dynamic shapes, reshape derivation: gradients as eager "
+              f"(normwise {error:.1e}, {derived} derived)")
+    except Exception as exc:  # the NameError of the first backward
+        check(False, f"dynamic shapes, reshape derivation: "
+              f"{type(exc).__name__}: {str(exc).splitlines()[0]}")
+
+
 def main():
     print(f"PyTorch {torch.__version__}")
     reference_eager = aot_autograd(fw_compiler=nop, bw_compiler=nop,
@@ -477,6 +526,7 @@ def main():
               f"{batch} ({len(infos[0].saved) if infos else '?'} saved, "
               f"sizes {infos[0].sizes if infos else '?'})")
 
+    dynamic_reshape_derivation_case()
     higher_order_cases(reference_eager)
     random_op_in_region_case(reference_eager)
     running_stats_case(reference_eager)
