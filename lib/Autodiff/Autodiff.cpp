@@ -18,6 +18,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
@@ -171,9 +172,27 @@ FailureOr<JointFunctionInfo> buildJointFunction(func::FuncOp forward,
   JointFunctionInfo info;
 
   SmallVector<unsigned> differentiable;
-  for (unsigned i = 0, e = forward.getNumArguments(); i < e; ++i)
-    if (isDifferentiableArgument(forward, i))
+  for (unsigned i = 0, e = forward.getNumArguments(); i < e; ++i) {
+    if (isDifferentiableArgument(forward, i)) {
       differentiable.push_back(i);
+      continue;
+    }
+    // A floating-point scalar input or parameter would get no gradient
+    // result and no word (before 2026-12-07).
+    auto role = forward.getArgAttrOfType<StringAttr>(i, roleAttrName());
+    Type type = forward.getArgument(i).getType();
+    if (role && (role.getValue() == "input" || role.getValue() == "param") &&
+        isa<FloatType>(type)) {
+      std::string typeText;
+      llvm::raw_string_ostream(typeText) << type;
+      return forward.emitError()
+             << "@" << forward.getSymName() << ": argument #" << i << " ("
+             << typeText << ", remat.role = \"" << role.getValue()
+             << "\") is a scalar; remat-autodiff differentiates tensors: "
+                "pass it as a rank-0 tensor (tensor<"
+             << typeText << ">)";
+    }
+  }
   if (differentiable.empty())
     return forward.emitError()
            << "@" << forward.getSymName()
@@ -246,11 +265,32 @@ FailureOr<JointFunctionInfo> buildJointFunction(func::FuncOp forward,
     bool isActive = llvm::any_of(op.getOperands(), [&](Value operand) {
       return active.contains(map.lookupOrDefault(operand));
     });
+    // What an op's regions capture is read too, but no rule differentiates
+    // through a region: before 2026-12-07 a value read only inside an
+    // scf.if or scf.execute_region left the op inactive and its argument
+    // with a zero gradient, silently.
+    if (op.getNumRegions() > 0) {
+      llvm::SetVector<Value> captured;
+      getUsedValuesDefinedAbove(op.getRegions(), captured);
+      for (Value value : captured)
+        if (active.contains(map.lookupOrDefault(value))) {
+          joint.erase();
+          return op.emitOpError()
+                 << "reads a value that depends on a differentiated argument "
+                    "inside its region; remat-autodiff differentiates "
+                    "straight-line code (one block, no regions): compute the "
+                    "value outside the region, or write the function without "
+                    "control flow";
+        }
+    }
     Operation *copy = cloneForwardOp(builder, op, map, isActive);
     cloned.push_back(copy);
+    // Float scalars carry gradients too (a tensor.extract of a parameter):
+    // marked active, an op that reads one needs a derivative rule, where
+    // before the gradient through it was dropped.
     if (isActive)
       for (Value result : copy->getResults())
-        if (isFloatTensor(result.getType()))
+        if (isFloatTensor(result.getType()) || isa<FloatType>(result.getType()))
           active.insert(result);
   }
   size_t numForwardOps = entry->getOperations().size();

@@ -61,3 +61,44 @@ func.func @clash(%x: tensor<4xf32> {remat.role = "input"})
 func.func @clash_joint() {
   return
 }
+
+// -----
+
+// A value that depends on a differentiated argument, read only inside a
+// region: before 2026-12-07 the op stayed inactive and %x got a zero
+// gradient without a word.
+func.func @captured_in_region(%x: tensor<4xf32> {remat.role = "input"}, %c: tensor<i1> {remat.role = "input"})
+    -> (tensor<4xf32> {remat.role = "output"}) attributes {remat.graph = "forward"} {
+  %b = tensor.extract %c[] : tensor<i1>
+  // expected-error @+1 {{'scf.if' op reads a value that depends on a differentiated argument inside its region; remat-autodiff differentiates straight-line code (one block, no regions): compute the value outside the region, or write the function without control flow}}
+  %y = scf.if %b -> tensor<4xf32> {
+    %e = remat.exp %x : tensor<4xf32>
+    scf.yield %e : tensor<4xf32>
+  } else {
+    scf.yield %x : tensor<4xf32>
+  }
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+// A gradient through a float scalar (tensor.extract of a parameter) reaches
+// an op without a rule: an error, where before the scalar was inactive and
+// %w's gradient was zero.
+func.func @through_scalar(%x: tensor<4xf32> {remat.role = "input"}, %w: tensor<4xf32> {remat.role = "param"})
+    -> (tensor<4xf32> {remat.role = "output"}) attributes {remat.graph = "forward"} {
+  %c0 = arith.constant 0 : index
+  %e = tensor.extract %w[%c0] : tensor<4xf32>
+  // expected-error @+1 {{'tensor.splat' op has no derivative rule in remat-autodiff, but a gradient flows through it}}
+  %b = tensor.splat %e : tensor<4xf32>
+  %y = remat.mul %x, %b : tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{@scalar_param: argument #1 (f32, remat.role = "param") is a scalar; remat-autodiff differentiates tensors: pass it as a rank-0 tensor (tensor<f32>)}}
+func.func @scalar_param(%x: tensor<4xf32> {remat.role = "input"}, %s: f32 {remat.role = "param"})
+    -> (tensor<4xf32> {remat.role = "output"}) attributes {remat.graph = "forward"} {
+  return %x : tensor<4xf32>
+}
