@@ -16,7 +16,8 @@ Keyword options are remat-plan's (`strategy`, `memory_budget`, `target`,
 `target_file`, `policy`, `allow_inexact_derivation`, `recompute_banned`:
 "allow" lets budget replay matmuls when nothing else fits, `exchange_rate`: for
 min-cut, bytes per us of replay time, 0 for bytes alone, `budget_search_effort`:
-a multiple of budget's search work, for lower peaks on large graphs), plus `report` (a path
+a multiple of budget's search work, for lower peaks on large graphs,
+`lower_bound_time_limit` and `optimal_time_limit` in seconds, `progress`), plus `report` (a path
 for the JSON report), `strict`, `on_infeasible`, `on_plan`, `workspace` and
 `op_times`.
 
@@ -766,7 +767,8 @@ def partition(joint_module, _joint_inputs=None, compiler=None, *,
               strategy="min-cut", memory_budget=None, target=None,
               target_file=None, policy=None, allow_inexact_derivation=False,
               recompute_banned="never", exchange_rate=None,
-              budget_search_effort=None, random_ops="save",
+              budget_search_effort=None, lower_bound_time_limit=None,
+              optimal_time_limit=None, progress=None, random_ops="save",
               report=None, strict=False,
               on_infeasible="error", workspace=None, op_times=None,
               on_plan: Optional[Callable[[PartitionInfo], None]] = None,
@@ -781,7 +783,10 @@ def partition(joint_module, _joint_inputs=None, compiler=None, *,
                "allow_inexact_derivation": allow_inexact_derivation,
                "recompute_banned": recompute_banned,
                "exchange_rate": exchange_rate,
-               "budget_search_effort": budget_search_effort}
+               "budget_search_effort": budget_search_effort,
+               "lower_bound_time_limit": lower_bound_time_limit,
+               "optimal_time_limit": optimal_time_limit,
+               "progress": progress}
     check_options(on_infeasible=on_infeasible, random_ops=random_ops,
                   workspace=workspace, op_times=op_times, report=report,
                   on_plan=on_plan, strict=strict, **options)

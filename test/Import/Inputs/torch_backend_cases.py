@@ -547,6 +547,20 @@ def main():
             check("backend=remat_torch.backend(" in text,
                   f"{label}: raises saying what to pass: "
                   f"{text.splitlines()[0][:160]}")
+    # Every planner keyword remat.plan takes reaches the planner (before
+    # 2026-12-07 the time limits and progress passed the backend's check,
+    # then partition() refused them at the first step).
+    for extra in ({"optimal_time_limit": 5}, {"progress": False}):
+        module, inputs = MODELS["mlp"]()
+        torch._dynamo.reset()
+        try:
+            compiled_step(module, inputs, remat_torch.backend(
+                compiler="eager", strategy="optimal", memory_budget=0.5,
+                **extra))
+            check(True, f"planner option {extra} reaches the planner")
+        except Exception as error:
+            check(False, f"planner option {extra} reaches the planner: "
+                  f"{type(error).__name__}: {str(error).splitlines()[0]}")
     for bad in ({"strategy": "fastest"}, {"strategy": "budget"},
                 {"target": "gpu"}):
         try:
