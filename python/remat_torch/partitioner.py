@@ -441,13 +441,45 @@ def _close_saved_set(graph, saved, derived, num_fwd_outputs, adjustments,
                 why = ("replaying a random op draws other numbers"
                        if _is_random(node) else
                        "it reads an input the forward updates in place")
-                adjustments.append(f"{node.name}: not replayed in backward, "
-                                   f"its results are saved ({why})")
+                if not _is_random(node) and _is_view(node):
+                    # A saved view of the input would show the update to
+                    # whatever backward replays from it (before 2026-12-07,
+                    # F.linear's permute of a weight the forward then
+                    # scaled in place: wrong gradients under Inductor).
+                    view, node = node, _snapshot(graph, node)
+                    adjustments.append(
+                        f"{view.name}: not replayed in backward; it is a view "
+                        "of an input the forward updates in place, so a copy "
+                        f"of it taken where the forward reads it, {node.name}, "
+                        "is saved")
+                else:
+                    adjustments.append(f"{node.name}: not replayed in "
+                                       f"backward, its results are saved "
+                                       f"({why})")
                 users = [u for u in node.users if u.target is operator.getitem]
                 missing.extend(users if users else [node])
         if not missing:
             return replayed
         saved.update(missing)
+
+
+def _is_view(node):
+    """Whether the ATen op of `node` returns an alias of an input (its
+    schema says so: permute, t, view, expand, slice, ...)."""
+    schema = getattr(node.target, "_schema", None)
+    return node.op == "call_function" and schema is not None and any(
+        r.alias_info is not None for r in schema.returns)
+
+
+def _snapshot(graph, view):
+    """A copy of `view` taken right after it, read by every user of `view`
+    instead: what a saved view of an input the forward updates in place
+    must be, so that it keeps the values the forward read."""
+    with graph.inserting_after(view):
+        copy = graph.call_function(torch.ops.aten.clone.default, (view,))
+    view.replace_all_uses_with(copy, delete_user_cb=lambda user: user is not copy)
+    copy.meta = dict(view.meta)
+    return copy
 
 
 def _extract(joint, saved_nodes, num_fwd_outputs, static_lifetime_input_indices):
