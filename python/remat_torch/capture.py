@@ -94,6 +94,35 @@ class JointCapture:
         self.time_partition = None
 
 
+class TiedParametersError(ValueError):
+    """A model with tied parameters given to the joint-graph export on
+    PyTorch 2.x (the message says what to do instead)."""
+
+
+def _refuse_tied_parameters(module):
+    """aot_module passes each parameter name as a primal, and on PyTorch
+    2.x its functional_call refuses two names for one tensor (tied
+    embeddings: GPT-2, T5). Said before the capture, which otherwise fails
+    inside the model's call with PyTorch's message."""
+    try:
+        named = list(module.named_parameters(remove_duplicate=False))
+    except TypeError:  # PyTorch 1.13: no remove_duplicate, no refusal
+        return
+    names = {}
+    for name, tensor in named:
+        names.setdefault(id(tensor), []).append(name)
+    tied = [group for group in names.values() if len(group) > 1]
+    if tied and int(torch.__version__.split(".")[0]) >= 2:
+        raise TiedParametersError(
+            "the model ties parameters (" + "; ".join(
+                " = ".join(group) for group in tied) + "): the joint-graph "
+            "export traces it with aot_module, which refuses tied parameters "
+            "on PyTorch 2.x. torch.compile(model, backend="
+            "remat_torch.backend()) plans such models; to export, untie them "
+            "(a copy of the weight) or wrap the model in a function of its "
+            "inputs and pass that")
+
+
 def capture_joint(fn_or_module, example_inputs, partitioner=None):
     """Traces `fn_or_module(*example_inputs)` and its backward.
 
@@ -137,6 +166,7 @@ def capture_joint(fn_or_module, example_inputs, partitioner=None):
 
     compiler = lambda gm, _inputs: _boxed(gm)
     if isinstance(fn_or_module, torch.nn.Module):
+        _refuse_tied_parameters(fn_or_module)
         compiled = aot_module(fn_or_module, fw_compiler=compiler,
                               bw_compiler=compiler, partition_fn=partition)
     else:

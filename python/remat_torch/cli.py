@@ -3,6 +3,7 @@ mistake, tracebacks for bugs), plus what counts as a user mistake here."""
 
 import remat.cli
 from remat.cli import UserError
+from remat_torch.capture import TiedParametersError
 from remat_torch.emitter import ExportError
 from remat_torch.partitioner import RematPartitionError
 
@@ -21,6 +22,8 @@ def call_model(model, inputs, what):
     naming the input shapes."""
     try:
         return what(model, inputs)
+    except TiedParametersError as error:  # the model is fine: its export is not
+        raise UserError(str(error)) from error
     except (RuntimeError, TypeError, ValueError) as error:
         shapes = ", ".join(str(list(getattr(x, "shape", ()))) for x in inputs)
         first = str(error).strip().splitlines()[0] if str(error).strip() else \

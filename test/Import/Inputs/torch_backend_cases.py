@@ -429,6 +429,37 @@ def weight_view_update_inductor_case():
               f"{len(copies)} view(s) saved as a copy")
 
 
+class _Tied(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.embed = torch.nn.Embedding(50, 16)
+        self.out = torch.nn.Linear(16, 50, bias=False)
+        self.out.weight = self.embed.weight
+
+    def forward(self, ids):
+        return self.out(torch.tanh(self.embed(ids))).sum()
+
+
+def tied_parameters_case():
+    """The export refuses tied parameters, which aot_module cannot trace on
+    2.x, with its own message (the CLIs blamed the model's call before
+    2026-12-07); torch.compile with remat's backend plans the model."""
+    from remat_torch.capture import TiedParametersError
+    ids = torch.randint(0, 50, (2, 7), generator=torch.Generator().manual_seed(0))
+    try:
+        remat_torch.export_joint_graph(_Tied(), (ids,))
+        check(False, "tied parameters: export refuses them")
+    except TiedParametersError as error:
+        check("embed.weight = out.weight" in str(error),
+              f"tied parameters: export refuses them ({str(error)[:60]}...)")
+    torch._dynamo.reset()
+    model = _Tied()
+    torch.compile(model, backend=remat_torch.backend(compiler="eager"))(
+        ids).backward()
+    check(model.embed.weight.grad is not None,
+          "tied parameters: torch.compile with remat's backend trains")
+
+
 class _Broken(torch.nn.Module):
     def __init__(self):
         super().__init__()
@@ -571,6 +602,7 @@ def main():
     random_op_in_region_case(reference_eager)
     running_stats_case(reference_eager)
     weight_view_update_inductor_case()
+    tied_parameters_case()
     buffer_update_inductor_case()
     report_of_every_graph_case()
 
