@@ -298,25 +298,45 @@ std::optional<ElementKind> kindOf(Type type) {
 
 /// The range of valid values for an i64 argument, from the op reading it.
 int64_t indexBoundFromUsers(Value argument) {
-  for (OpOperand &use : argument.getUses()) {
-    Operation *user = use.getOwner();
-    auto dimOf = [](Value value, unsigned d) {
-      return cast<RankedTensorType>(value.getType()).getDimSize(d);
-    };
-    if (auto op = dyn_cast<EmbeddingOp>(user))
-      return dimOf(op.getTable(), 0);
-    if (auto op = dyn_cast<EmbeddingBackwardOp>(user))
-      return dimOf(op.getResult(), 0);
-    if (auto op = dyn_cast<CrossEntropyOp>(user))
-      return dimOf(op.getLogits(), 1);
-    if (auto op = dyn_cast<CrossEntropyBackwardOp>(user))
-      return dimOf(op.getLogits(), 1);
-    if (auto op = dyn_cast<MaxPool2dBackwardOp>(user))
-      return dimOf(op.getResult(), 2) * dimOf(op.getResult(), 3);
-    if (isa<DropoutOp>(user))
-      return int64_t(1) << 31; // any seed or offset
+  // Every op that reads the ids, also through reshapes, transposes, slices
+  // and concatenations (ids [B, S] reshaped to [B * S] before the lookup),
+  // bounds them; the smallest bound holds for all (one argument read by an
+  // embedding of 50 rows and a cross-entropy of 3 classes). Before
+  // 2026-12-07 only the first direct user counted: reshaped ids fell back
+  // to 16 and read outside a 5-row table.
+  auto dimOf = [](Value value, unsigned d) {
+    return cast<RankedTensorType>(value.getType()).getDimSize(d);
+  };
+  std::optional<int64_t> bound;
+  auto bounded = [&](int64_t limit) {
+    bound = bound ? std::min(*bound, limit) : limit;
+  };
+  SmallVector<Value> worklist{argument};
+  llvm::DenseSet<Value> seen{argument};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto op = dyn_cast<EmbeddingOp>(user))
+        bounded(dimOf(op.getTable(), 0));
+      else if (auto op = dyn_cast<EmbeddingBackwardOp>(user))
+        bounded(dimOf(op.getResult(), 0));
+      else if (auto op = dyn_cast<CrossEntropyOp>(user))
+        bounded(dimOf(op.getLogits(), 1));
+      else if (auto op = dyn_cast<CrossEntropyBackwardOp>(user))
+        bounded(dimOf(op.getLogits(), 1));
+      else if (auto op = dyn_cast<MaxPool2dBackwardOp>(user))
+        bounded(dimOf(op.getResult(), 2) * dimOf(op.getResult(), 3));
+      else if (isa<DropoutOp>(user))
+        bounded(int64_t(1) << 31); // any seed or offset
+      else if (isa<ReshapeOp, TransposeOp, BroadcastOp, SliceOp, ConcatOp>(
+                   user))
+        for (Value result : user->getResults())
+          if (seen.insert(result).second)
+            worklist.push_back(result);
+    }
   }
-  return 16;
+  return bound.value_or(16);
 }
 
 std::optional<TensorSpec> specOf(Type type, DictionaryAttr attrs) {

@@ -76,8 +76,8 @@ struct GradientCheckResult {
   std::string role;
   std::string type;
   unsigned numProbes = 0;
-  /// Largest |fd - ad| / (2 eps), and the tolerance of that probe in the
-  /// same unit.
+  /// |fd - ad| / (2 eps) of the probe nearest its tolerance (the failing
+  /// one when any fails), and that tolerance in the same unit.
   double maxError = 0.0;
   double toleranceAtMaxError = 0.0;
   /// Largest |ad| / (2 eps): the size of the derivatives compared.

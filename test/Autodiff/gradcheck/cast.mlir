@@ -2,6 +2,11 @@
 // input perturbations are rounded to f16 and the check uses the rounded step.
 // RUN: remat-gradcheck %s -no-widen -function=cast | FileCheck %s --check-prefix=CHECK-CAST
 // RUN: remat-gradcheck %s -function=mixed_precision | FileCheck %s
+// A narrow output, kept with -no-widen, rounds at its own type's unit
+// roundoff (bf16: 2^-8; f32's 2^-24 was used before 2026-12-07, and no
+// narrow output could pass); a bf16 output needs a step it can resolve:
+// RUN: remat-gradcheck %s -no-widen -eps=0.05 -function=cast_down | FileCheck %s --check-prefix=CHECK-DOWN
+// CHECK-DOWN: @cast_down: PASS
 
 // CHECK-CAST: @cast: PASS
 func.func @cast(
@@ -24,4 +29,10 @@ func.func @mixed_precision(
   %y = remat.matmul %xf, %w : (tensor<3x4xf32>, tensor<4x2xf32>) -> tensor<3x2xf32>
   %yb = remat.cast %y : (tensor<3x2xf32>) -> tensor<3x2xbf16>
   return %yb : tensor<3x2xbf16>
+}
+
+func.func @cast_down(%x: tensor<3x4xf32> {remat.role = "input"})
+    -> (tensor<3x4xbf16> {remat.role = "output"}) attributes {remat.graph = "forward"} {
+  %y = remat.cast %x : (tensor<3x4xf32>) -> tensor<3x4xbf16>
+  return %y : tensor<3x4xbf16>
 }

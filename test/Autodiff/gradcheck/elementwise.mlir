@@ -12,6 +12,9 @@
 // EPS: remat-gradcheck: eps={{.*}}: the finite-difference step must be a positive number
 // RUN: not remat-gradcheck %s -function=mul -rtol=-1 2>&1 | FileCheck %s --check-prefix=RTOL
 // RTOL: remat-gradcheck: rtol and rounding-ulps must be non-negative numbers
+// No probe at all is refused too (it passed, exit 0, before 2026-12-07):
+// RUN: not remat-gradcheck %s -function=mul -max-exhaustive=0 -directions=0 -element-probes=0 -scale-gradients=100 2>&1 | FileCheck %s --check-prefix=PROBES
+// PROBES: remat-gradcheck: max-exhaustive=0 with directions=0 and element-probes=0 leaves no probe, so every check would pass: give at least one
 
 // CHECK: @add: PASS
 func.func @add(
