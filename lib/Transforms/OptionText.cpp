@@ -9,6 +9,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace remat {
 
@@ -81,6 +82,20 @@ mlir::LogicalResult checkOptionText(
                           "= are exclusive; give one (" + second +
                           "= would replace " + first + "=)");
   return mlir::success();
+}
+
+mlir::LogicalResult checkPassOptionText(
+    mlir::Pass &pass, llvm::StringRef options,
+    llvm::ArrayRef<std::pair<llvm::StringRef, llvm::StringRef>> exclusive,
+    llvm::function_ref<mlir::LogicalResult(const llvm::Twine &)> errorHandler) {
+  std::string printed;
+  llvm::raw_string_ostream os(printed);
+  pass.printAsTextualPipeline(os);
+  // "remat-plan{a=1 b=x}": the braces hold the options.
+  llvm::StringRef known =
+      llvm::StringRef(printed).drop_until([](char c) { return c == '{'; });
+  return checkOptionText(pass.getArgument(), options, known, exclusive,
+                         errorHandler);
 }
 
 } // namespace remat

@@ -10,6 +10,7 @@
 #ifndef REMAT_LIB_TRANSFORMS_OPTIONTEXT_H
 #define REMAT_LIB_TRANSFORMS_OPTIONTEXT_H
 
+#include "mlir/Pass/Pass.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -30,6 +31,13 @@ llvm::SmallVector<llvm::StringRef> optionNames(llvm::StringRef options);
 /// target-file=: the file would win silently).
 mlir::LogicalResult checkOptionText(
     llvm::StringRef pass, llvm::StringRef options, llvm::StringRef known,
+    llvm::ArrayRef<std::pair<llvm::StringRef, llvm::StringRef>> exclusive,
+    llvm::function_ref<mlir::LogicalResult(const llvm::Twine &)> errorHandler);
+
+/// checkOptionText for `pass`, named by its argument, with the options it
+/// has read from its own textual pipeline form.
+mlir::LogicalResult checkPassOptionText(
+    mlir::Pass &pass, llvm::StringRef options,
     llvm::ArrayRef<std::pair<llvm::StringRef, llvm::StringRef>> exclusive,
     llvm::function_ref<mlir::LogicalResult(const llvm::Twine &)> errorHandler);
 

@@ -162,14 +162,8 @@ struct RematPlanPass final : remat::impl::RematPlanPassBase<RematPlanPass> {
   LogicalResult initializeOptions(
       StringRef options,
       function_ref<LogicalResult(const Twine &)> errorHandler) override {
-    std::string known;
-    llvm::raw_string_ostream knownStream(known);
-    printAsTextualPipeline(knownStream);
-    // "remat-plan{a=1 b=x}": the braces hold the options.
-    llvm::StringRef knownText =
-        llvm::StringRef(known).drop_until([](char c) { return c == '{'; });
-    if (failed(checkOptionText("remat-plan", options, knownText,
-                               {{"target", "target-file"}}, errorHandler)))
+    if (failed(checkPassOptionText(*this, options, {{"target", "target-file"}},
+                                   errorHandler)))
       return failure();
     return Base::initializeOptions(options, errorHandler);
   }
