@@ -14,6 +14,9 @@
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
 
 namespace remat {
 #define GEN_PASS_DEF_REMATMEMREFCOPYTOLINALGPASS
@@ -60,7 +63,8 @@ struct RematMapLoopsToGPUPass final
     if (failed(convertLinalgToLoops(rewriter)))
       return signalPassFailure();
     wrapSequentialNests(rewriter);
-    mapParallelLoops(rewriter);
+    if (failed(mapParallelLoops(rewriter)))
+      return signalPassFailure();
   }
 
   /// Every linalg op becomes scf.parallel over its parallel dimensions.
@@ -98,8 +102,11 @@ struct RematMapLoopsToGPUPass final
 
   /// Collapse each outermost scf.parallel to 1-D, tile it and map tiles to
   /// blocks and tile elements to threads.
-  void mapParallelLoops(IRRewriter &rewriter) {
+  LogicalResult mapParallelLoops(IRRewriter &rewriter) {
     SmallVector<scf::ParallelOp> roots = outermostParallelLoops();
+    for (scf::ParallelOp loop : roots)
+      if (failed(checkGridSize(loop)))
+        return failure();
     for (scf::ParallelOp loop : roots) {
       if (loop.getNumLoops() > 1) {
         std::vector<unsigned> all;
@@ -127,6 +134,35 @@ struct RematMapLoopsToGPUPass final
         (void)gpu::setMappingAttr(nested, sequential);
       });
     }
+    return success();
+  }
+
+  /// CUDA's grid holds at most 2^31 - 1 blocks in x, and the launch passes
+  /// the count as 32 bits: more would launch none, or a few (a partial
+  /// result without an error, before 2026-12-07).
+  LogicalResult checkGridSize(scf::ParallelOp loop) {
+    constexpr double kMaxBlocks = 2147483647.0;
+    double iterations = 1;
+    for (auto [lower, upper, step] : llvm::zip(
+             loop.getLowerBound(), loop.getUpperBound(), loop.getStep())) {
+      std::optional<int64_t> lo = getConstantIntValue(lower);
+      std::optional<int64_t> hi = getConstantIntValue(upper);
+      std::optional<int64_t> by = getConstantIntValue(step);
+      if (!lo || !hi || !by || *by <= 0)
+        return success(); // not static: nothing to check here
+      iterations *=
+          *hi > *lo ? static_cast<double>((*hi - *lo - 1) / *by + 1) : 0.0;
+    }
+    double blocks = std::ceil(iterations / threadsPerBlock);
+    if (blocks <= kMaxBlocks)
+      return success();
+    return loop.emitError()
+           << "remat-map-loops-to-gpu: a kernel over "
+           << llvm::formatv("{0:F0}", iterations).str() << " elements needs "
+           << llvm::formatv("{0:F0}", blocks).str() << " blocks of "
+           << threadsPerBlock.getValue()
+           << " threads, more than the 2^31 - 1 a grid holds; raise "
+              "threads-per-block (up to 1024) or split the tensor";
   }
 
   SmallVector<scf::ParallelOp> outermostParallelLoops() {
