@@ -591,11 +591,7 @@ absl::StatusOr<Plan> planWithinActivationBudget(const Graph &graph,
                                                 int64_t &resident);
 } // namespace detail
 
-namespace {
-
-/// What the option parsers check, for options set field by field through
-/// the C++ API (a cast enum, a budget struct, a target spec).
-absl::Status checkOptions(const PlanOptions &options) {
+absl::Status checkPlanOptions(const PlanOptions &options) {
   if (toString(options.strategy) == "?")
     return absl::InvalidArgumentError(absl::StrCat(
         "strategy ", static_cast<int>(options.strategy),
@@ -645,8 +641,26 @@ absl::Status checkOptions(const PlanOptions &options) {
     return absl::InvalidArgumentError(absl::StrCat(
         "lower-bound time limit ", options.lowerBoundTimeLimitSeconds,
         " s is not a non-negative finite number of seconds"));
+  if (double rate = exchangeRate(options); !(rate >= 0) || std::isinf(rate))
+    return absl::InvalidArgumentError(
+        absl::StrCat("exchange rate ", rate,
+                     " bytes per us is not a non-negative finite "
+                     "number; give 0 to weigh saved bytes alone"));
+  if (double effort = options.budgetSearchEffort;
+      !(effort > 0) || !(effort <= kMaxBudgetSearchEffort))
+    return absl::InvalidArgumentError(absl::StrCat(
+        "budget search effort ", effort, " is not above 0 and at most ",
+        kMaxBudgetSearchEffort, " (a multiple of the default search work)"));
+  if (!options.decisionGroups.empty() &&
+      (options.strategy != Strategy::Budget || options.schedulePlans))
+    return absl::InvalidArgumentError(
+        "decision-groups applies to strategy=budget with "
+        "schedule-plans=false (plans of per-value decisions): drop it, or "
+        "plan with both");
   return absl::OkStatus();
 }
+
+namespace {
 
 /// Every figure is finite, or the plan cannot be reported (JSON has no inf)
 /// nor compared: each op's cost is finite (Graph::validate and
@@ -675,23 +689,8 @@ absl::Status checkFiniteFigures(const Plan &plan) {
 
 absl::StatusOr<Plan> planRematerialization(const Graph &graph,
                                            const PlanOptions &requested) {
-  if (absl::Status status = checkOptions(requested); !status.ok())
+  if (absl::Status status = checkPlanOptions(requested); !status.ok())
     return status;
-  if (double rate = exchangeRate(requested); !(rate >= 0) || std::isinf(rate))
-    return absl::InvalidArgumentError(absl::StrCat(
-        "exchange rate ", rate, " bytes per us is not a non-negative finite "
-        "number; give 0 to weigh saved bytes alone"));
-  if (double effort = requested.budgetSearchEffort;
-      !(effort > 0) || !(effort <= kMaxBudgetSearchEffort))
-    return absl::InvalidArgumentError(absl::StrCat(
-        "budget search effort ", effort, " is not above 0 and at most ",
-        kMaxBudgetSearchEffort, " (a multiple of the default search work)"));
-  if (!requested.decisionGroups.empty() &&
-      (requested.strategy != Strategy::Budget || requested.schedulePlans))
-    return absl::InvalidArgumentError(
-        "decision-groups applies to strategy=budget with "
-        "schedule-plans=false (plans of per-value decisions): drop it, or "
-        "plan with both");
   int64_t resident = 0;
   absl::StatusOr<Plan> plan =
       detail::planWithinActivationBudget(graph, requested, resident);

@@ -61,10 +61,9 @@ mlir::LogicalResult checkOptionText(
     if (knownNames.empty() || llvm::is_contained(knownNames, name))
       continue;
     // A word without '=' after a complete option is most likely the rest of
-    // the previous option's value.
-    size_t at = options.find(name);
-    bool bare = at != llvm::StringRef::npos &&
-                !options.substr(at + name.size()).starts_with("=");
+    // the previous option's value. `name` points into `options`.
+    const size_t end = name.end() - options.begin();
+    const bool bare = !options.substr(end).starts_with("=");
     return errorHandler(
         pass + ": no option '" + name + "'" +
         (bare ? "; if it belongs to the value before it, quote that value "

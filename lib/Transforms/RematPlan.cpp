@@ -305,6 +305,11 @@ FailureOr<PlanOptions> RematPlanPass::parseOptions(Location loc) {
                           << shortNumber(optimalTimeLimit)
                           << ": expected a positive number of seconds";
   options.optimalTimeLimitSeconds = optimalTimeLimit;
+  // What the core refuses in any combination of the options above (before
+  // 2026-12-08 decision-groups with another strategy was found only per
+  // function, so an empty module accepted it).
+  if (absl::Status status = checkPlanOptions(options); !status.ok())
+    return emitError(loc) << "remat-plan: " << message(status);
   // Options of one strategy given with another (before 2026-12-07 these
   // were ignored without a word, unlike memory-budget and exchange-rate).
   // schedule-plans=false is left alone: frontends that realise per-value
@@ -318,11 +323,12 @@ FailureOr<PlanOptions> RematPlanPass::parseOptions(Location loc) {
   if (options.strategy != Strategy::Budget) {
     if (recomputeBanned != "never")
       unused("recompute-banned", recomputeBanned, "budget");
-    if (lowerBoundTimeLimit != 10)
+    if (lowerBoundTimeLimit != kDefaultLowerBoundTimeLimitSeconds)
       unused("lower-bound-time-limit", shortNumber(lowerBoundTimeLimit),
              "budget");
   }
-  if (options.strategy != Strategy::Optimal && optimalTimeLimit != 60)
+  if (options.strategy != Strategy::Optimal &&
+      optimalTimeLimit != kDefaultOptimalTimeLimitSeconds)
     unused("optimal-time-limit", shortNumber(optimalTimeLimit), "optimal");
   return options;
 }

@@ -205,7 +205,7 @@ _NO_JOINT_FUNCTION = "remat-plan: no function is marked as a joint training grap
 # remat-plan's option spellings in its messages ("recompute-banned=allow",
 # "decision-groups applies to ...") -> the keywords a Python caller passes
 # ("recompute_banned=allow").
-_OPTION_SPELLING = re.compile(r"\b(%s)\b" % "|".join(
+_OPTION_SPELLING = re.compile(r"\b(%s)\b(=true\b|=false\b)?" % "|".join(
     re.escape(cli) for cli in OPTIONS.values() if "-" in cli))
 _PYTHON_KEYWORD = {cli: key for key, cli in OPTIONS.items()}
 
@@ -213,9 +213,12 @@ _PYTHON_KEYWORD = {cli: key for key, cli in OPTIONS.items()}
 def _python_spelling(message):
     """`message` with remat-plan's option names spelled as this module's
     keyword arguments, so that advice such as "recompute-banned=allow"
-    reads as what a Python caller writes."""
+    or "schedule-plans=false" reads as what a Python caller writes
+    (`schedule_plans=False`)."""
     return _OPTION_SPELLING.sub(
-        lambda match: _PYTHON_KEYWORD[match.group(1)], message)
+        lambda match: _PYTHON_KEYWORD[match.group(1)] +
+        (match.group(2) or "").replace("=t", "=T").replace("=f", "=F"),
+        message)
 
 
 def _diagnostics(text, severity):
@@ -264,13 +267,6 @@ def check_options(**options):
     unknown target or policy, a malformed budget, `budget` without one, ...)
     and issues a PlanWarning for each it would warn of, before any graph:
     the planner reads them on an empty module."""
-    if options.get("decision_groups") and (
-            options.get("strategy") != "budget" or
-            options.get("schedule_plans") in (None, True, "true", 1)):
-        # planRematerialization's own check, which runs per function.
-        raise ValueError("decision_groups applies to strategy=budget with "
-                         "schedule_plans=False (plans of per-value "
-                         "decisions): drop it, or plan with both")
     ok, _, diagnostics, _ = _module().plan("module {}", option_string(**options),
                                            "json")
     found = _diagnostics(diagnostics, "error")

@@ -136,6 +136,10 @@ struct PlanProgress {
 
 /// The largest PlanOptions::budgetSearchEffort.
 inline constexpr double kMaxBudgetSearchEffort = 1000;
+/// The defaults of PlanOptions' time limits, which remat-plan's options
+/// (Passes.td, the pipeline's options) take too.
+inline constexpr double kDefaultOptimalTimeLimitSeconds = 60;
+inline constexpr double kDefaultLowerBoundTimeLimitSeconds = 10;
 
 struct PlanOptions {
   Strategy strategy = Strategy::MinCut;
@@ -179,13 +183,13 @@ struct PlanOptions {
   /// Wall-clock limit for `optimal` (remat-plan's optimal-time-limit). When
   /// it strikes, the plan is the best schedule found (at worst `budget`'s),
   /// with the MILP's bound as Plan::lowerBound; with none found, an error.
-  double optimalTimeLimitSeconds = 60;
+  double optimalTimeLimitSeconds = kDefaultOptimalTimeLimitSeconds;
   /// Wall-clock limit for the LP relaxation behind `budget`'s lower bound
   /// (Plan::lowerBound), a guard behind its machine-independent iteration
   /// limit; when either stops the solver the bound is what its last dual
   /// iterate certifies, never less than evaluate-once. 0: the
   /// evaluate-once bound alone (remat-plan's lower-bound-time-limit).
-  double lowerBoundTimeLimitSeconds = 10;
+  double lowerBoundTimeLimitSeconds = kDefaultLowerBoundTimeLimitSeconds;
   /// The LP is skipped (evaluate-once bound) when it would have more
   /// coefficients than this: it grows with backward ops x forward ops, and
   /// CLP's presolve, which the time limit does not interrupt, grows faster
@@ -321,6 +325,15 @@ struct Plan {
 /// ends with ` preferences_dropped=1` only when the plan dropped prefer_* tags
 /// (so the text of every other plan is unchanged).
 std::string toText(const Plan &plan, const Graph &graph);
+
+/// What planRematerialization refuses in `options` before it reads a
+/// graph: a value outside its field's range (an enum cast from an integer,
+/// a negative budget, a target with a zero bandwidth, a time limit or
+/// effort out of range) or options that do not go together
+/// (decision-groups without strategy=budget and schedule-plans=false).
+/// Option parsers call it once they have filled the struct, so that a
+/// mistake shows before any graph is planned.
+absl::Status checkPlanOptions(const PlanOptions &options);
 
 /// Plans `graph`. Errors (absl::Status) name what is wrong and how to fix
 /// it: invalid graph, contradictory tags, infeasible budget (with the

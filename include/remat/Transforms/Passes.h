@@ -8,6 +8,7 @@
 #ifndef REMAT_TRANSFORMS_PASSES_H
 #define REMAT_TRANSFORMS_PASSES_H
 
+#include "remat/Core/Planner.h"
 #include "remat/Dialect/Remat/IR/RematDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -84,7 +85,7 @@ struct RematPipelineOptions
       *this, "lower-bound-time-limit",
       llvm::cl::desc("budget: seconds for the lower bound's LP (0: the "
                      "evaluate-once bound alone)"),
-      llvm::cl::init(10)};
+      llvm::cl::init(kDefaultLowerBoundTimeLimitSeconds)};
   Option<double> budgetSearchEffort{
       *this, "budget-search-effort",
       llvm::cl::desc("budget: multiplies the schedule search's work limits "
@@ -94,7 +95,7 @@ struct RematPipelineOptions
       *this, "optimal-time-limit",
       llvm::cl::desc("optimal: seconds for the MILP (then the best plan "
                      "found, with its bound)"),
-      llvm::cl::init(60)};
+      llvm::cl::init(kDefaultOptimalTimeLimitSeconds)};
   Option<bool> emitRemarks{*this, "emit-remarks",
                            llvm::cl::desc("Emit every decision as a remark"),
                            llvm::cl::init(false)};

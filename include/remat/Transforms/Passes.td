@@ -96,7 +96,7 @@ def RematPlanPass : Pass<"remat-plan", "::mlir::ModuleOp"> {
            "smallest saved set, whatever it costs to recompute); empty "
            "(default): the target's rate">,
     Option<"lowerBoundTimeLimit", "lower-bound-time-limit", "double",
-           /*default=*/"10",
+           /*default=*/"::remat::kDefaultLowerBoundTimeLimitSeconds",
            "budget: seconds the certified lower bound's LP relaxation may "
            "take (it stops earlier at a machine-independent iteration "
            "limit); 0 reports the evaluate-once bound alone, which is "
@@ -108,7 +108,7 @@ def RematPlanPass : Pass<"remat-plan", "::mlir::ModuleOp"> {
            "lower peaks in more time (deterministic: a count of steps, not "
            "a clock)">,
     Option<"optimalTimeLimit", "optimal-time-limit", "double",
-           /*default=*/"60",
+           /*default=*/"::remat::kDefaultOptimalTimeLimitSeconds",
            "optimal: wall-clock seconds for the MILP; when they run out the "
            "plan is the best schedule found (at worst budget's), with the "
            "solver's bound as its lower bound and optimality gap">,

@@ -101,8 +101,9 @@ try:
     remat.check_options(strategy="min-cut", decision_groups=[["x"]])
     check("check_options decision_groups", False, "accepted")
 except ValueError as error:
-    check("check_options decision_groups", "decision_groups applies" in str(error),
-          error)
+    check("check_options decision_groups",
+          "decision_groups applies to strategy=budget with "
+          "schedule_plans=False" in str(error), error)
 try:
     remat.plan(COS_CHAIN, strategy="budget", memory_budget=0.5,
                decision_groups=[["x"]])
