@@ -521,10 +521,15 @@ absl::StatusOr<std::vector<uint8_t>> minCutKeep(const PlanContext &context,
     ValueId value = static_cast<ValueId>(id);
     if (flat.inputRole[id] != FlatGraph::kNotInput)
       return 0; // held by the caller, always available
-    if (constraints.isOutput[id] || heldByResult[id])
+    if (constraints.isOutput[id])
       return 0; // live until the end anyway
+    // A forced recompute is not kept, also when a function result views its
+    // storage (a JAX name policy cannot save a value under its view's name:
+    // before 2026-12-08 such a must_recompute value was kept, for free).
     if (constraints.forcedRecompute(value))
       return kInfinite;
+    if (heldByResult[id])
+      return 0; // its storage is live until the end anyway
     int64_t bytes = cappedBytes(id);
     if (deriveBytes[id] >= 0)
       bytes = std::min(bytes, deriveBytes[id]);
