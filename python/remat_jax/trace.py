@@ -215,6 +215,24 @@ def trace_joint(fn, example_args, param_argnums=(0,)) -> TracedJoint:
     return _trace_flat_joint(call, specs, arguments)
 
 
+def _concrete(const):
+    """`const`, or zeros shaped like it where it is a tracer of an enclosing
+    transformation: a function planned inside the user's jax.jit may close
+    over the step's arguments (a loss scale, a learning rate, a PRNG key).
+    Lowered, such a tracer became an extra argument of the graph (before
+    2026-12-08 an ExportError about the argument count); the plan depends on
+    its shape and dtype only, and the function JAX runs keeps the value."""
+    if not isinstance(const, jax.core.Tracer):
+        return const
+    if jax.dtypes.issubdtype(const.dtype, jax.dtypes.extended):
+        with jax.ensure_compile_time_eval():
+            data = jax.random.key_data(const)
+            return jax.random.wrap_key_data(
+                np.zeros(data.shape, data.dtype),
+                impl=jax.random.key_impl(const))
+    return np.zeros(const.shape, const.dtype)
+
+
 def _trace_flat_joint(call, specs, arguments) -> TracedJoint:
     """The joint graph of `call(*leaves)`, a function of arrays with these
     `specs` and `arguments` (labels and roles), returning a pytree."""
@@ -251,7 +269,8 @@ def _trace_flat_joint(call, specs, arguments) -> TracedJoint:
         return [*flat_outputs, *(grads[i] for i in differentiable)]
 
     closed = jax.make_jaxpr(joint)(*specs)
-    closed = closed.replace(jaxpr=_rewrite_jaxpr(closed.jaxpr))
+    closed = closed.replace(jaxpr=_rewrite_jaxpr(closed.jaxpr),
+                            consts=[_concrete(c) for c in closed.consts])
     lowered = jax.jit(jax_core.jaxpr_as_fun(closed),
                       keep_unused=True).lower(*specs)
     results = [Result("output") for _ in out_leaves] + \

@@ -430,6 +430,31 @@ def check_named_result_viewing_an_unnamed_value():
     return None
 
 
+def check_closure_over_jit_arguments():
+    """remat_jax.checkpoint inside the user's jax.jit on a function that
+    closes over the step's arguments (a loss scale, a raw and a typed PRNG
+    key): before 2026-12-08 an ExportError about the argument count."""
+    w = (jnp.linspace(-1, 1, 256).reshape(16, 16),
+         jnp.linspace(1, -1, 256).reshape(16, 16))
+    x = jnp.linspace(0, 1, 64).reshape(4, 16)
+
+    def loss(p, x, scale, key):
+        h = checkpoint_name(jnp.tanh(x @ p[0]), "h")
+        keep = jax.random.bernoulli(key, 0.5, h.shape)
+        return jnp.sum(jnp.where(keep, h, 0) @ p[1]) * scale
+
+    @jax.jit
+    def step(p, x, scale, key):
+        f = lambda p, x: loss(p, x, scale, key)
+        return jax.grad(remat_jax.checkpoint(f))(p, x), jax.grad(f)(p, x)
+    for key in (jax.random.PRNGKey(1), jax.random.key(1)):
+        got, expected = step(w, x, 3.0, key)
+        if not all(jnp.array_equal(a, b) for a, b in zip(got, expected)):
+            return f"closure over jit arguments ({key.dtype}): gradients differ"
+    print("closure over jit arguments: gradients equal")
+    return None
+
+
 def check_user_errors_and_odd_calls():
     """Calls JAX accepts that remat_jax got wrong: a result also read by a
     forward op whose derivative reads it (the copies backward reads must
@@ -577,6 +602,7 @@ def main():
     problems.append(check_result_read_by_backward())
     problems.append(check_name_on_a_value_its_derivative_reads())
     problems.append(check_named_result_viewing_an_unnamed_value())
+    problems.append(check_closure_over_jit_arguments())
     problems.append(check_user_errors_and_odd_calls())
     problems.append(check_complex())
     problems.append(check_random_and_cond())
