@@ -676,6 +676,23 @@ void RematPartitionPass::runOnOperation() {
     return signalPassFailure();
   }
   for (func::FuncOp joint : planned) {
+    // Erasing a function something still refers to leaves an invalid
+    // module, which the verifier then blamed on the input (before
+    // 2026-12-08).
+    if (!keepJoint)
+      if (std::optional<SymbolTable::UseRange> uses =
+              SymbolTable::getSymbolUses(joint, module))
+        if (!uses->empty()) {
+          InFlightDiagnostic diag =
+              uses->begin()->getUser()->emitError()
+              << "remat-partition: this op refers to @" << joint.getSymName()
+              << ", a joint function that remat-partition replaces by a "
+                 "forward and a backward function; give keep-joint=true "
+                 "to keep it beside them, or plan a copy that nothing "
+                 "calls";
+          diag.attachNote(joint.getLoc()) << "the joint function";
+          return signalPassFailure();
+        }
     if (failed(partition(joint, symbols)))
       return signalPassFailure();
     if (!keepJoint)
