@@ -18,6 +18,7 @@
 #include <map>
 #include <optional>
 #include <queue>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -135,6 +136,9 @@ private:
       ++pos_;
       return absl::OkStatus();
     }
+    // Python's json, which writes these files, keeps the last of two equal
+    // names and this reader would keep the first: refuse both.
+    std::set<std::string> names;
     while (true) {
       skipSpace();
       if (pos_ >= text_.size() || text_[pos_] != '"')
@@ -142,6 +146,10 @@ private:
       std::string name;
       if (absl::Status status = parseString(name); !status.ok())
         return status;
+      if (!names.insert(name).second)
+        return error(absl::StrCat("member \"", name,
+                                  "\" appears twice in one object; give it "
+                                  "once"));
       skipSpace();
       if (pos_ >= text_.size() || text_[pos_] != ':')
         return error("expected ':' after a member name");

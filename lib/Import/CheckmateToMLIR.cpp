@@ -44,11 +44,17 @@ std::string checkmateFunctionName(llvm::StringRef fileName) {
 OwningOpRef<ModuleOp> importCheckmateGraph(llvm::StringRef json,
                                            llvm::StringRef functionName,
                                            Location loc) {
+  // Errors name the file without a line: the graph files are one line of
+  // JSON, which a diagnostic at 1:1 printed whole (60 KB for ResNet50's);
+  // the messages say where in the JSON themselves.
+  Location errorLoc = loc;
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    errorLoc = FileLineColLoc::get(file.getFilename(), 0, 0);
   absl::StatusOr<Graph> read =
       importCheckmateJson(std::string_view(json.data(), json.size()));
   if (!read.ok()) {
-    emitError(loc) << "cannot import the Checkmate graph: "
-                   << std::string(read.status().message());
+    emitError(errorLoc) << "cannot import the Checkmate graph: "
+                        << std::string(read.status().message());
     return nullptr;
   }
   const Graph &graph = *read;
@@ -56,8 +62,8 @@ OwningOpRef<ModuleOp> importCheckmateGraph(llvm::StringRef json,
   // graph the planner would reject later, so say so here, at the source.
   absl::StatusOr<Classification> phases = classify(graph);
   if (!phases.ok()) {
-    emitError(loc) << "the Checkmate graph's phases are inconsistent: "
-                   << std::string(phases.status().message());
+    emitError(errorLoc) << "the Checkmate graph's phases are inconsistent: "
+                        << std::string(phases.status().message());
     return nullptr;
   }
 

@@ -292,10 +292,42 @@ struct FunctionFacts {
 };
 
 class ReportReader {
+  static constexpr int kMaxDepth = 64;
+
+  /// The offset of the first bracket nested deeper than kMaxDepth, outside
+  /// strings, if any.
+  static std::optional<size_t> tooDeep(StringRef text) {
+    int depth = 0;
+    bool inString = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+      const char c = text[i];
+      if (inString) {
+        if (c == '\\')
+          ++i;
+        else if (c == '"')
+          inString = false;
+      } else if (c == '"') {
+        inString = true;
+      } else if (c == '[' || c == '{') {
+        if (++depth > kMaxDepth)
+          return i;
+      } else if (c == ']' || c == '}') {
+        --depth;
+      }
+    }
+    return std::nullopt;
+  }
+
 public:
   explicit ReportReader(StringRef fileName) : fileName(fileName) {}
 
   llvm::Expected<std::vector<FunctionFacts>> read(StringRef text) {
+    // llvm::json::parse recurses once per level: 50,000 '[' overflowed the
+    // stack (before 2026-12-08). A report is a few levels deep.
+    if (std::optional<size_t> at = tooDeep(text))
+      return error("not a report: JSON nested deeper than " +
+                   llvm::Twine(kMaxDepth) + " levels at byte " +
+                   llvm::Twine(*at + 1));
     llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text);
     if (!parsed)
       return error("not valid JSON: " + llvm::toString(parsed.takeError()));

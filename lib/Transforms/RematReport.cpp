@@ -512,6 +512,16 @@ struct RematReportPass final
       return signalPassFailure();
     }
     file->os() << text;
+    file->os().flush();
+    // A write error left in the stream ended the process with LLVM's fatal
+    // "IO failure on output stream", without the file's name (before
+    // 2026-12-08).
+    if (std::error_code error = file->os().error()) {
+      file->os().clear_error();
+      module.emitError() << "remat-report: cannot write output="
+                         << output.getValue() << ": " << error.message();
+      return signalPassFailure();
+    }
     file->keep();
     markAllAnalysesPreserved();
   }

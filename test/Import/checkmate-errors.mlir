@@ -7,13 +7,19 @@
 // RUN: not remat-translate --import-checkmate-json %t/phase.json 2>&1 | FileCheck %s --check-prefix=PHASE
 // RUN: not remat-translate --import-checkmate-json %t/malformed.json 2>&1 | FileCheck %s --check-prefix=MALFORMED
 // RUN: not remat-translate --import-checkmate-json %t/missing.json 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not remat-translate --import-checkmate-json %t/duplicate.json 2>&1 | FileCheck %s --check-prefix=DUPLICATE
 
-// SCHEMA: schema.json:1:1: error: cannot import the Checkmate graph: unknown node schema: the first node has neither "cost_ram"
+// SCHEMA: schema.json:0:0: error: cannot import the Checkmate graph: unknown node schema: the first node has neither "cost_ram"
 // DANGLING: error: cannot import the Checkmate graph: link #1 of "links" (1 -> 7) names a node that is not in "nodes"
 // CYCLE: error: cannot import the Checkmate graph: the links form a cycle through node
 // PHASE: error: the Checkmate graph's phases are inconsistent: {{.*}} is marked phase forward but reads
 // MALFORMED: error: cannot import the Checkmate graph: {{.*}}line 1
 // MISSING: error: cannot import the Checkmate graph: {{.*}}"cost_cpu"
+// A name twice in one object: Python's json keeps the last, this reader kept
+// the first (before 2026-12-08); refused. Errors are at the file, without a
+// line: a graph file is one line of JSON, which was echoed whole.
+// DUPLICATE: duplicate.json:0:0: error: cannot import the Checkmate graph: malformed JSON at line 1, column {{[0-9]+}}: member "cost_ram" appears twice in one object; give it once
+// DUPLICATE-NOT: "directed"
 
 //--- schema.json
 {"directed": true, "nodes": [{"id": 0, "size": 3}], "links": []}
@@ -39,3 +45,5 @@
 {"directed": true,
  "nodes": [{"id": 0, "name": "a", "backward": false, "cost_ram": 4}],
  "links": []}
+//--- duplicate.json
+{"directed": true, "nodes": [{"id": 0, "cost_cpu": 1, "cost_ram": 100, "cost_ram": -1}], "links": []}
