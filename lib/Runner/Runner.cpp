@@ -610,24 +610,6 @@ uint64_t physicalMemoryBytes() {
              : 0;
 }
 
-/// The bytes of a statically shaped tensor type; nullopt when they overflow
-/// 64 bits (or the element has no fixed size).
-std::optional<uint64_t> tensorBytes(RankedTensorType type) {
-  Type element = type.getElementType();
-  if (auto complex = dyn_cast<ComplexType>(element))
-    element = complex.getElementType();
-  if (!element.isIntOrFloat())
-    return std::nullopt;
-  uint64_t bytes = (element.getIntOrFloatBitWidth() + 7) / 8;
-  if (isa<ComplexType>(type.getElementType()))
-    bytes *= 2;
-  for (int64_t size : type.getShape())
-    if (size < 0 ||
-        __builtin_mul_overflow(bytes, static_cast<uint64_t>(size), &bytes))
-      return std::nullopt;
-  return bytes;
-}
-
 /// An error naming the first tensor of `func` (argument, result or value it
 /// computes) that cannot be allocated on this machine: its size overflows,
 /// or it alone exceeds the physical memory. The lowered code would call
@@ -641,7 +623,7 @@ llvm::Error checkTensorSizes(func::FuncOp func) {
     auto tensor = dyn_cast<RankedTensorType>(type);
     if (error || !tensor || !tensor.hasStaticShape())
       return;
-    std::optional<uint64_t> bytes = tensorBytes(tensor);
+    std::optional<uint64_t> bytes = staticTensorBytes(tensor);
     if (bytes && (!memory || *bytes <= memory))
       return;
     std::string subject;
@@ -743,6 +725,16 @@ Runner::create(ModuleOp module, const RunnerOptions &options) {
         func.setArgAttr(i, "remat.owned", UnitAttr::get(context));
   }
 
+  // A function with a tensor this machine cannot hold is refused when it
+  // is called (tooLarge) and not lowered: remat-lower-to-linalg refuses
+  // sizes past 64 bits, which would keep the module's other functions from
+  // running.
+  for (const FunctionSignature &signature : runner->functions)
+    if (!signature.tooLarge.empty())
+      if (auto func = lowered->lookupSymbol<func::FuncOp>(signature.name);
+          func && SymbolTable::symbolKnownUseEmpty(func, *lowered))
+        func.erase();
+
   PassManager pm(context);
   GPULoweringOptions gpu;
   StringRef target = "the host (remat-lower-to-cpu)";
@@ -840,7 +832,9 @@ Runner::create(ModuleOp module, const RunnerOptions &options) {
   // Link every callable function now (not at its first call), so a missing
   // symbol is reported here and before anything needs the driver.
   for (const FunctionSignature &signature : runner->functions)
-    if (auto entry = runner->engine->lookupPacked(signature.name); !entry)
+    if (!signature.tooLarge.empty())
+      continue; // not lowered (above)
+    else if (auto entry = runner->engine->lookupPacked(signature.name); !entry)
       return llvm::joinErrors(
           llvm::createStringError("linking @" + signature.name + " for " +
                                   getDeviceName(options.device).str() +

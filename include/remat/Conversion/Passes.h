@@ -28,6 +28,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace remat {
@@ -38,6 +39,10 @@ namespace remat {
 /// The conversion patterns of remat-lower-to-linalg: one pattern per typed
 /// remat op.
 void populateRematToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
+/// The bytes of a statically shaped tensor type; nullopt when they overflow
+/// 64 bits, or when the shape is dynamic or the element has no fixed size.
+std::optional<uint64_t> staticTensorBytes(mlir::RankedTensorType type);
 
 /// remat-lower-to-linalg, bufferization and the host lowering to the LLVM
 /// dialect. With `resultsToOutParams`, tensor results become trailing

@@ -6,6 +6,8 @@
 
 #include "LoweringUtils.h"
 
+#include "remat/Conversion/Passes.h"
+
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -263,3 +265,23 @@ Value LoweringBuilder::fromF32(OpBuilder &builder, Location loc, Value scalar,
 }
 
 } // namespace remat::lowering
+
+namespace remat {
+
+std::optional<uint64_t> staticTensorBytes(mlir::RankedTensorType type) {
+  mlir::Type element = type.getElementType();
+  if (auto complex = mlir::dyn_cast<mlir::ComplexType>(element))
+    element = complex.getElementType();
+  if (!element.isIntOrFloat())
+    return std::nullopt;
+  uint64_t bytes = (element.getIntOrFloatBitWidth() + 7) / 8;
+  if (mlir::isa<mlir::ComplexType>(type.getElementType()))
+    bytes *= 2;
+  for (int64_t size : type.getShape())
+    if (size < 0 ||
+        __builtin_mul_overflow(bytes, static_cast<uint64_t>(size), &bytes))
+      return std::nullopt;
+  return bytes;
+}
+
+} // namespace remat

@@ -19,6 +19,8 @@
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <limits>
+
 namespace remat {
 #define GEN_PASS_DEF_REMATLOWERTOLINALGPASS
 #include "remat/Conversion/Passes.h.inc"
@@ -75,6 +77,44 @@ struct RematLowerToLinalgPass final
       return WalkResult::interrupt();
     });
     if (f64.wasInterrupted())
+      return signalPassFailure();
+    // Buffer sizes are 64-bit indices: a larger tensor's allocation size
+    // wrapped (a malloc of a few bytes that the kernels then overran; before
+    // 2026-12-08 only the GPU pipelines, by their grid size, refused it).
+    auto tooLarge = [](Type type) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!tensor || !tensor.hasStaticShape())
+        return false;
+      Type element = tensor.getElementType();
+      if (auto complex = dyn_cast<ComplexType>(element))
+        element = complex.getElementType();
+      if (!element.isIntOrFloat())
+        return false;
+      std::optional<uint64_t> bytes = staticTensorBytes(tensor);
+      return !bytes || *bytes > static_cast<uint64_t>(
+                                    std::numeric_limits<int64_t>::max());
+    };
+    auto sizeError = [](InFlightDiagnostic diagnostic, Type type) {
+      diagnostic << "has a value of type " << type
+                 << ", with more bytes than a 64-bit buffer size counts; the "
+                    "lowered program could not allocate it: shrink the "
+                    "shapes (remat plans such graphs, it does not lower them)";
+    };
+    WalkResult huge = module.walk([&](Operation *op) {
+      if (auto func = dyn_cast<FunctionOpInterface>(op))
+        for (Type type : func.getArgumentTypes())
+          if (tooLarge(type)) {
+            sizeError(func.emitOpError(), type);
+            return WalkResult::interrupt();
+          }
+      for (Type type : op->getResultTypes())
+        if (tooLarge(type)) {
+          sizeError(op->emitOpError(), type);
+          return WalkResult::interrupt();
+        }
+      return WalkResult::advance();
+    });
+    if (huge.wasInterrupted())
       return signalPassFailure();
 
     MLIRContext *context = &getContext();
