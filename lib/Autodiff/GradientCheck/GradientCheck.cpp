@@ -230,6 +230,18 @@ llvm::Expected<FunctionCheckResult> FunctionChecker::run() {
   auto base = evaluate(primals);
   if (!base)
     return base.takeError();
+  // A NaN or infinite output makes every difference NaN, which was reported
+  // as a failed gradient with tolerance nan (before 2026-12-08).
+  for (auto [index, output] : llvm::enumerate(base->outputs))
+    for (int64_t i = 0, e = output.getNumElements(); i < e; ++i)
+      if (!std::isfinite(output.get(i)))
+        return llvm::createStringError(
+            "@" + forwardName + ": output #" + std::to_string(index) +
+            " is not finite at the seeded inputs (element " +
+            std::to_string(i) + " is " + std::to_string(output.get(i)) +
+            "), so finite differences cannot check the gradients: change "
+            "the function (a mean or max over an empty dimension is nan or "
+            "-inf) or the inputs (-seed)");
 
   FunctionCheckResult result;
   result.function = forwardName;
@@ -296,6 +308,15 @@ llvm::Expected<FunctionCheckResult> FunctionChecker::run() {
       auto lossMinus = evaluate(minusInputs);
       if (!lossMinus)
         return lossMinus.takeError();
+      if (!std::isfinite(lossPlus->loss) || !std::isfinite(lossMinus->loss))
+        return llvm::createStringError(
+            "@" + forwardName + ": the outputs are not finite one step (eps " +
+            std::to_string(options.epsilon) +
+            ") from the seeded value of "
+            "argument #" +
+            std::to_string(argument) +
+            ", so finite differences cannot check its gradient there: use "
+            "a smaller -eps");
       double difference = lossPlus->loss - lossMinus->loss;
       double error = std::fabs(difference - derivative);
       double tolerance =
