@@ -367,10 +367,21 @@ def _subjaxprs(eqn):
                 yield item
 
 
+def _layer_scan(eqn):
+    """Whether `eqn` is a scan that could be a layer stack: one with a
+    floating-point result. A scan of integers only has nothing to
+    differentiate: library code loops that way (jnp.searchsorted), and
+    before 2026-12-08 such a scan took default scan-body mode over, which
+    then found nothing to differentiate."""
+    return eqn.primitive.name == "scan" and any(
+        _inexact(v.aval.dtype) for v in eqn.outvars)
+
+
 def _first_scan(jaxpr):
-    """The first scan equation at any depth of `jaxpr`, or None."""
+    """The first scan equation with a floating-point result (_layer_scan)
+    at any depth of `jaxpr`, or None."""
     for eqn in jaxpr.eqns:
-        if eqn.primitive.name == "scan":
+        if _layer_scan(eqn):
             return eqn
         for sub in _subjaxprs(eqn):
             found = _first_scan(sub)
@@ -388,7 +399,7 @@ def _find_scans(jaxpr, env, path, found, hidden):
 
     for eqn in jaxpr.eqns:
         name = eqn.primitive.name
-        if name == "scan":
+        if _layer_scan(eqn):
             found.append(_ScanSite(eqn, path, [operand(v) for v in eqn.invars],
                                    _user_where(eqn) or _where(eqn)))
         elif name in _CALLS and _CALLS[name] in eqn.params:

@@ -299,9 +299,45 @@ def check_refusals():
     return None
 
 
+def check_integer_scan_ignored():
+    """A scan of integers only (inside jnp.searchsorted) is no layer stack:
+    default mode plans the whole function, and a layer scan beside it is
+    still the one planned (before 2026-12-08 the integer scan took the
+    default mode over: "no output of the function is floating point")."""
+    edges = jnp.linspace(-1, 1, 9)
+    ws = [jnp.eye(4) / 2 for _ in range(2)]
+    x = jnp.ones((2, 4)) / 10
+
+    def loop(ws, x):
+        for w in ws:
+            x = checkpoint_name(jnp.tanh(x @ w), "h")
+        return jnp.sum(x ** 2) + 0.0 * jnp.sum(jnp.searchsorted(edges, x[:, 0]))
+
+    def scanned(w, x):
+        x, _ = jax.lax.scan(
+            lambda c, wi: (checkpoint_name(jnp.tanh(c @ wi), "h"), None), x, w)
+        return jnp.sum(x ** 2) + 0.0 * jnp.sum(jnp.searchsorted(edges, x[:, 0]))
+
+    plan = remat_jax.plan(loop, ws, x)
+    if plan.scan is not None:
+        return "integer scan: planned as a scan body"
+    if not gradients_equal(loop, remat_jax.checkpoint(loop), (ws, x)):
+        return "integer scan: gradients differ"
+    stacked = jnp.stack(ws)
+    plan = remat_jax.plan(scanned, stacked, x)
+    if plan.scan is None:
+        return "integer scan beside a layer scan: the layer scan not planned"
+    if not gradients_equal(scanned, remat_jax.checkpoint(scanned), (stacked, x)):
+        return "integer scan beside a layer scan: gradients differ"
+    print("integer scan: whole function planned; beside a layer scan, the "
+          "layer scan's body; gradients equal")
+    return None
+
+
 def main():
     problems = [check_llama_scan({}), check_llama_scan({"policy": MAXTEXT_FULL}),
-                check_unrolled_grows(), check_plain_scan(), check_refusals()]
+                check_unrolled_grows(), check_plain_scan(), check_refusals(),
+                check_integer_scan_ignored()]
     problems = [p for p in problems if p]
     for problem in problems:
         print("FAIL:", problem)
