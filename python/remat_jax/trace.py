@@ -233,12 +233,33 @@ def _concrete(const):
     return np.zeros(const.shape, const.dtype)
 
 
+def _refuse_checkpoints(jaxpr):
+    """ExportError when `jaxpr` calls jax.checkpoint (nn.remat) at any
+    depth: JAX decides what is saved inside by that checkpoint's own policy,
+    and its recomputation, which reads no cotangent, was planned as forward
+    values, so the report named saves JAX does not make (before
+    2026-12-08)."""
+    for eqn in jaxpr.eqns:
+        if eqn.primitive.name in _CHECKPOINTS:
+            where = _user_where(eqn) or _where(eqn)
+            raise ExportError(
+                f"the function calls jax.checkpoint (or nn.remat) at {where}: "
+                "JAX decides what is saved inside it by that checkpoint's "
+                "policy, so remat's plan would not be what JAX runs; remove "
+                "it and let remat plan the whole function (remat_jax."
+                "checkpoint wraps it in one jax.checkpoint), or plan the "
+                "function inside it")
+        for sub in _subjaxprs(eqn):
+            _refuse_checkpoints(sub)
+
+
 def _trace_flat_joint(call, specs, arguments) -> TracedJoint:
     """The joint graph of `call(*leaves)`, a function of arrays with these
     `specs` and `arguments` (labels and roles), returning a pytree."""
     arguments, specs = list(arguments), list(specs)
     num_primals = len(specs)
     differentiable = [i for i, s in enumerate(specs) if _inexact(s.dtype)]
+    _refuse_checkpoints(jax.make_jaxpr(call)(*specs).jaxpr)
     out_shapes = jax.eval_shape(call, *specs)
     out_leaves, out_tree = jax.tree_util.tree_flatten_with_path(out_shapes)
     if not out_leaves:
@@ -293,6 +314,8 @@ def _trace_flat_joint(call, specs, arguments) -> TracedJoint:
 _CALLS = {"jit": "jaxpr", "pjit": "jaxpr", "closed_call": "call_jaxpr",
           "core_call": "call_jaxpr"}
 # Where a scan cannot be planned on its own, with what to tell the user.
+# The primitives of jax.checkpoint (and Flax's nn.remat), by JAX version.
+_CHECKPOINTS = ("checkpoint", "remat", "remat2")
 _HIDING = {
     "custom_jvp_call": "a jax.custom_jvp function (its derivative is the "
                        "custom rule, not the scan's)",
@@ -300,9 +323,6 @@ _HIDING = {
                        "custom rule, not the scan's)",
     "custom_vjp_call_jaxpr": "a jax.custom_vjp function (its derivative is "
                              "the custom rule, not the scan's)",
-    "checkpoint": "a jax.checkpoint (it already decides what is saved)",
-    "remat": "a jax.checkpoint (it already decides what is saved)",
-    "remat2": "a jax.checkpoint (it already decides what is saved)",
     "scan": "the body of another lax.scan (a nested scan)",
     "while": "a lax.while_loop",
     "cond": "a lax.cond",
@@ -430,6 +450,7 @@ def _names_outside_scans(jaxpr):
 def _top_level_scan(closed):
     """The one top-level scan of a traced function (None if it has no scan
     at all); ExportError when scan="body" cannot plan its scans."""
+    _refuse_checkpoints(closed.jaxpr)
     found, hidden = [], []
     env = {v: i for i, v in enumerate(closed.jaxpr.invars)}
     _find_scans(closed.jaxpr, env, (), found, hidden)

@@ -455,6 +455,32 @@ def check_closure_over_jit_arguments():
     return None
 
 
+def check_inner_checkpoint_refused():
+    """A jax.checkpoint inside the function decides what JAX saves there;
+    before 2026-12-08 its recomputation was planned as forward values and
+    the report named saves JAX does not make. Refused, also in a scan
+    body, with its source line."""
+    def inner(w, x):
+        return jnp.tanh(checkpoint_name(x @ w, "pre"))
+
+    def whole(w, x):
+        return jnp.sum(jax.checkpoint(inner)(w, x) ** 2)
+
+    def scanned(ws, x):
+        x, _ = jax.lax.scan(lambda c, w: (jax.checkpoint(inner)(w, c), None),
+                            x, ws)
+        return jnp.sum(x ** 2)
+    w, x = jnp.eye(4) / 2, jnp.ones((2, 4))
+    for label, fn, args in (("whole", whole, (w, x)),
+                            ("scan body", scanned, (jnp.stack([w, w]), x))):
+        try:
+            remat_jax.plan(fn, *args)
+            return f"inner checkpoint ({label}): planned"
+        except remat_jax.ExportError as error:
+            print(f"inner checkpoint ({label}): {error}")
+    return None
+
+
 def check_user_errors_and_odd_calls():
     """Calls JAX accepts that remat_jax got wrong: a result also read by a
     forward op whose derivative reads it (the copies backward reads must
@@ -603,6 +629,7 @@ def main():
     problems.append(check_name_on_a_value_its_derivative_reads())
     problems.append(check_named_result_viewing_an_unnamed_value())
     problems.append(check_closure_over_jit_arguments())
+    problems.append(check_inner_checkpoint_refused())
     problems.append(check_user_errors_and_odd_calls())
     problems.append(check_complex())
     problems.append(check_random_and_cond())
