@@ -358,6 +358,40 @@ detail::classifyFlat(const Graph &graph, const FlatGraph &flat) {
         ++numNeeded;
       }
   }
+  // A forward output computed in backward: the plan left it out, and only
+  // remat-partition refused it, blaming a tangent (before 2026-12-08).
+  for (size_t id = 0; id < numValues; ++id) {
+    if (flat.outputRole[id] != OutputRole::Output || !isBackwardValue[id])
+      continue;
+    const ValueId value = static_cast<ValueId>(id);
+    const OpId producer = flat.producer[id];
+    std::string why = "it is a tangent";
+    if (producer != kNoId &&
+        flat.explicitPhase[producer] == static_cast<int8_t>(Phase::Backward)) {
+      why = absl::StrCat(describeOp(graph, producer),
+                         " is marked phase backward");
+    } else if (producer != kNoId) {
+      for (ValueId operand : flat.operands(producer))
+        if (isBackwardValue[operand]) {
+          const GraphValue &culprit = graph.value(operand);
+          why = absl::StrCat(
+              describeOp(graph, producer), " reads ",
+              describeValue(graph, operand), ", which is ",
+              culprit.inputRole
+                  ? std::string("a tangent")
+                  : absl::StrCat("computed in backward by ",
+                                 describeOp(graph, culprit.producer)));
+          break;
+        }
+    }
+    return absl::InvalidArgumentError(absl::StrCat(
+        describeValue(graph, value),
+        " is a function result with role output, but it is computed in "
+        "backward: ",
+        why,
+        ". A forward output may not depend on backward: give the result "
+        "role grad if it is a gradient, or compute it from forward values"));
+  }
   // Sized up front: on 1M-op graphs a doubling series of these vectors cost
   // more than the loop below (a large allocation searches the heap).
   result.neededByBackward.reserve(numNeeded);

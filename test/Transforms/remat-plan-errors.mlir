@@ -181,3 +181,33 @@ func.func @tag_against_policy(%x: tensor<4xf32> {remat.role = "input"},
   %d2 = remat.mul %d1, %e : tensor<4xf32>
   return %y, %d2 : tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// A forward output computed in backward: the plan left it out and only
+// remat-partition refused it, blaming a tangent also where an explicit phase
+// was the cause (before 2026-12-08).
+// expected-error @+1 {{remat-plan: cannot plan 'output_reads_tangent' with strategy=min-cut: value 3 '%1' is a function result with role output, but it is computed in backward: op 1 (remat.mul) reads value 1 '%arg1', which is a tangent. A forward output may not depend on backward: give the result role grad if it is a gradient, or compute it from forward values}}
+func.func @output_reads_tangent(%x: tensor<4xf32> {remat.role = "input"},
+                                %dy: tensor<4xf32> {remat.role = "tangent"})
+    -> (tensor<4xf32> {remat.role = "output"},
+        tensor<4xf32> {remat.role = "grad", remat.grad_of = 0})
+    attributes {remat.graph = "joint"} {
+  %e = remat.exp %x : tensor<4xf32>
+  %t = remat.mul %e, %dy : tensor<4xf32>
+  %d = remat.mul %dy, %e : tensor<4xf32>
+  return %t, %d : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{value 2 '%0' is a function result with role output, but it is computed in backward: op 0 (remat.exp) is marked phase backward.}}
+func.func @output_marked_backward(%x: tensor<4xf32> {remat.role = "input"},
+                                  %dy: tensor<4xf32> {remat.role = "tangent"})
+    -> (tensor<4xf32> {remat.role = "output"},
+        tensor<4xf32> {remat.role = "grad", remat.grad_of = 0})
+    attributes {remat.graph = "joint"} {
+  %e = remat.exp %x {remat.phase = "backward"} : tensor<4xf32>
+  %d = remat.mul %dy, %e : tensor<4xf32>
+  return %e, %d : tensor<4xf32>, tensor<4xf32>
+}
