@@ -226,12 +226,12 @@ std::vector<HostTensor> makeSeededInputs(const FunctionSignature &signature,
 // Formatting and comparison
 //===----------------------------------------------------------------------===//
 
-std::string formatElements(const HostTensor &tensor, FloatFormat format) {
-  std::string text;
+void printElements(llvm::raw_ostream &os, const HostTensor &tensor,
+                   FloatFormat format) {
   char buffer[64];
   for (int64_t i = 0, e = tensor.getNumElements(); i < e; ++i) {
     if (i)
-      text += ' ';
+      os << ' ';
     double value = tensor.get(i);
     if (!isFloatKind(tensor.kind))
       std::snprintf(buffer, sizeof(buffer), "%lld",
@@ -242,9 +242,8 @@ std::string formatElements(const HostTensor &tensor, FloatFormat format) {
       std::snprintf(buffer, sizeof(buffer), "%a", value);
     else
       std::snprintf(buffer, sizeof(buffer), "%.9g", value);
-    text += buffer;
+    os << buffer;
   }
-  return text;
 }
 
 TensorComparison compareTensors(const HostTensor &actual,

@@ -243,9 +243,11 @@ llvm::Error applyOverrides(const Options &options,
 
 void printTensors(StringRef label, ArrayRef<HostTensor> tensors,
                   FloatFormat format) {
-  for (auto [i, tensor] : llvm::enumerate(tensors))
-    llvm::outs() << label << " " << i << " " << tensor.getTypeString() << ": "
-                 << formatElements(tensor, format) << "\n";
+  for (auto [i, tensor] : llvm::enumerate(tensors)) {
+    llvm::outs() << label << " " << i << " " << tensor.getTypeString() << ": ";
+    printElements(llvm::outs(), tensor, format);
+    llvm::outs() << "\n";
+  }
 }
 
 /// One line on a measured call (docs/Lowering.md, "Measuring memory").

@@ -27,6 +27,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
 #include <memory>
@@ -251,9 +252,13 @@ std::vector<HostTensor> makeSeededInputs(const FunctionSignature &signature,
 
 enum class FloatFormat { Decimal, Hex };
 
-/// The elements of `tensor`, space-separated, row-major: "%.9g" (exact
-/// round trip for f32) or "%a" for floats, decimal for integers.
-std::string formatElements(const HostTensor &tensor, FloatFormat format);
+/// Writes the elements of `tensor` to `os`, space-separated, row-major:
+/// "%.9g" (exact round trip for f32) or "%a" for floats, decimal for
+/// integers. Streamed: a 100M-element result printed through one string
+/// needed 1.5 GB more (before 2026-12-08, "LLVM ERROR: out of memory"
+/// under a memory limit).
+void printElements(llvm::raw_ostream &os, const HostTensor &tensor,
+                   FloatFormat format);
 
 /// Element-wise comparison of two tensors of one kind and shape.
 struct TensorComparison {
