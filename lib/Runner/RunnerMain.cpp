@@ -325,10 +325,22 @@ int checkPartition(const Options &options, const RunnerOptions &compile,
   std::string backwardName = options.function + "_backward";
   const FunctionSignature *forward = (*split)->lookup(forwardName);
   const FunctionSignature *backward = (*split)->lookup(backwardName);
-  if (!forward || !backward)
+  for (auto [name, signature] :
+       {std::pair(forwardName, forward), std::pair(backwardName, backward)}) {
+    if (signature)
+      continue;
+    // Defined but not callable: say so (before 2026-12-08 this too read
+    // "must define"). remat-partition passes a saved index (a loop bound)
+    // as an index argument, which the runner cannot pass.
+    if (partitioned->module->lookupSymbol<func::FuncOp>(name))
+      return fail("'" + options.partitioned + "' defines @" + name +
+                  ", but the runner cannot call it: it must be public and "
+                  "take and return statically shaped tensors only (a saved "
+                  "index or scalar is not one)");
     return fail("'" + options.partitioned + "' must define @" + forwardName +
                 " and @" + backwardName +
                 " (run remat-plan and remat-partition on the joint function)");
+  }
 
   std::vector<HostTensor> forwardArguments;
   for (auto [i, spec] : llvm::enumerate(jointSignature->inputs))

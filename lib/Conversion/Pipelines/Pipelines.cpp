@@ -49,12 +49,20 @@ namespace {
 /// an upstream graph writes) become linalg.generic first: one-shot
 /// bufferization does not bufferize them (before 2026-12-07 remat-run
 /// failed with "op was not bufferized").
-void addLinalgAndBufferization(OpPassManager &pm) {
+///
+/// `loopAllocations`: a loop may yield a new buffer each iteration (an
+/// scf.for carrying a tensor its body recomputes, as remat ops do; the
+/// host's buffer-deallocation pipeline frees each). Without it one-shot
+/// bufferization refuses such loops ("Yield operand #0 is not equivalent to
+/// the corresponding iter bbArg"): the GPU pipelines, whose loop mapping
+/// then failed to verify, keep that refusal.
+void addLinalgAndBufferization(OpPassManager &pm, bool loopAllocations) {
   pm.addPass(createRematLowerToLinalgPass());
   pm.addPass(createConvertElementwiseToLinalgPass());
   pm.addPass(createCanonicalizerPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.allowReturnAllocsFromLoops = loopAllocations;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
@@ -233,7 +241,7 @@ std::string gpuLoweringOptionsError(const GPULoweringOptions &options,
 
 void buildLowerToCPUPipeline(OpPassManager &pm, bool resultsToOutParams,
                              bool genericAllocFunctions) {
-  addLinalgAndBufferization(pm);
+  addLinalgAndBufferization(pm, /*loopAllocations=*/true);
   if (resultsToOutParams)
     addResultsToOutParams(pm);
   pm.addNestedPass<func::FuncOp>(createRematMemrefCopyToLinalgPass());
@@ -249,7 +257,7 @@ void buildLowerToCPUPipeline(OpPassManager &pm, bool resultsToOutParams,
 
 void buildLowerToNVVMPipeline(OpPassManager &pm,
                               const GPULoweringOptions &options) {
-  addLinalgAndBufferization(pm);
+  addLinalgAndBufferization(pm, /*loopAllocations=*/false);
   if (options.resultsToOutParams)
     addResultsToOutParams(pm);
   addLoopsToGPU(pm, options.threadsPerBlock, /*deallocate=*/true);
@@ -296,7 +304,7 @@ void buildLowerToNVVMPipeline(OpPassManager &pm,
 
 void buildLowerToROCDLPipeline(OpPassManager &pm,
                                const GPULoweringOptions &options) {
-  addLinalgAndBufferization(pm);
+  addLinalgAndBufferization(pm, /*loopAllocations=*/false);
   // Not runnable here (no HIP runtime to call), so intermediates are not
   // freed: the sequence stays the one that was checked to compile.
   addLoopsToGPU(pm, options.threadsPerBlock, /*deallocate=*/false);
