@@ -195,14 +195,10 @@ def expand_policy(text, exported):
     names those `%N`), so it becomes `save_only_these_names` of the other
     checkpoint names. Raises ValueError for a name in such a policy that no
     value has, TypeError for a policy that is not a string."""
-    _require_policy_string(text)
-    if text is None or ":" not in text:
+    split = _name_policy(text)
+    if split is None:
         return text
-    head, _, listed = text.partition(":")
-    head = head.strip()
-    if head not in _NAME_POLICIES:
-        return text
-    names = [name.strip() for name in listed.split(",")]
+    head, names = split
     known = sorted(set(exported.checkpoint_names.values()))
     # An instance's report name (`h.1`) or an argument's label names one
     # value; remat-plan takes those as they are.
@@ -228,6 +224,38 @@ def expand_policy(text, exported):
     for name in names:
         expanded += exported.instances(name) or [name]
     return "save_only_these_names:" + ",".join(expanded)
+
+
+def _name_policy(text):
+    """(kind, checkpoint names) of a save_only_these_names /
+    save_any_names_but_these policy string, None for another policy;
+    ValueError for an empty name (a stray comma), which the name lookup
+    reported as a name no value has (before 2026-12-08)."""
+    _require_policy_string(text)
+    if text is None or ":" not in text:
+        return None
+    head, _, listed = text.partition(":")
+    head = head.strip()
+    if head not in _NAME_POLICIES:
+        return None
+    names = [name.strip() for name in listed.split(",")]
+    if "" in names:
+        raise ValueError(f"checkpoint policy {text} has an empty name: "
+                         "separate the names by single commas")
+    return head, names
+
+
+def _checkable_policy(text):
+    """`text` as remat.check_options can read it before any graph: a name
+    policy's JAX names (which may hold spaces: `attn out`) stand for report
+    names that exist only once the function is exported, so only the kind
+    is checked here, and the names when the plan is made (before 2026-12-08
+    checkpoint() refused such a name that plan() accepted)."""
+    split = _name_policy(text)
+    if split is None:
+        return text
+    head, names = split
+    return head + ":" + ",".join(f"name{i}" for i in range(len(names)))
 
 
 def _require_policy_string(chosen):
@@ -510,16 +538,29 @@ def checkpoint(fn, *, param_argnums=(0,), prevent_cse=None, scan=None,
     _require_policy_string(options.get("policy"))
     if options.get("recompute_unnamed", True):
         _refuse_unnamed_policy(options.get("policy"))
-    remat.check_options(**{key: value for key, value in options.items()
-                           if key != "recompute_unnamed"})
+    checked = {key: value for key, value in options.items()
+               if key != "recompute_unnamed"}
+    if "policy" in checked:
+        checked["policy"] = _checkable_policy(checked["policy"])
+    remat.check_options(**checked)
     plans, bodies = {}, {}
 
     def planned(args, kwargs):
         """(key, fn with static arguments bound and keywords last,
         arguments, their specs, param_argnums among them)."""
+        count = len(args)
         bound, args, kwargs, statics, params = _bind_static(
             fn, args, kwargs, static_argnums, static_argnames, param_argnums)
         keywords = tuple(sorted(kwargs))
+        # param_argnums count fn's positional parameters: a keyword is a
+        # parameter when it names one of those positions (before 2026-12-08
+        # the indices fell on the keywords in sorted order, so
+        # step(params=w, batch=x) made `batch` the parameter).
+        params = tuple(i for i in params if -len(args) <= i < len(args)) + \
+            tuple(len(args) + j for j, k in enumerate(keywords)
+                  if _parameter_position(fn, k) in
+                  {i % count if count and -count <= i < 0 else i
+                   for i in param_argnums})
         values = tuple(args) + tuple(kwargs[k] for k in keywords)
         _require_array_leaves(values, argument_names(bound, len(args)) +
                               list(keywords))
@@ -552,6 +593,21 @@ def checkpoint(fn, *, param_argnums=(0,), prevent_cse=None, scan=None,
 
     wrapped.plan = plan_for
     return wrapped
+
+
+def _parameter_position(fn, name):
+    """The position of fn's parameter `name` when it may be passed
+    positionally, else None."""
+    try:
+        parameters = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    for index, parameter in enumerate(parameters):
+        if parameter.name == name and parameter.kind in (
+                inspect.Parameter.POSITIONAL_ONLY,
+                inspect.Parameter.POSITIONAL_OR_KEYWORD):
+            return index
+    return None
 
 
 def _static_indices(argnums):

@@ -481,6 +481,37 @@ def check_inner_checkpoint_refused():
     return None
 
 
+def check_policy_strings_and_keywords():
+    """checkpoint() accepts the policy strings plan() accepts (a JAX name
+    with a space; before 2026-12-08 it refused them when it wrapped), both
+    say so for an empty name, and an all-keyword call makes the argument
+    at param_argnums the parameter, not the first keyword in sorted order."""
+    w, x = jnp.eye(4) / 2, jnp.ones((2, 4))
+
+    def step(params, batch):
+        h = checkpoint_name(jnp.tanh(batch @ params) @ params, "attn out")
+        return jnp.sum(jnp.tanh(h) ** 2)
+    said = []
+    for chosen in ("save_only_these_names:attn out",
+                   "save_only_these_names:attn out,"):
+        for api in ("plan", "checkpoint"):
+            try:
+                if api == "plan":
+                    got = remat_jax.plan(step, w, x, policy=chosen)
+                else:
+                    got = remat_jax.checkpoint(step, policy=chosen).plan(w, x)
+                said.append(f"{api} saves {got.saved_names()}")
+            except ValueError as error:
+                said.append(f"{api}: {error}")
+    print("policy strings: " + " | ".join(said))
+    wrapped = remat_jax.checkpoint(step)
+    roles = [(v["name"], v["reason"].split(":")[0]) for v in
+             wrapped.plan(params=w, batch=x).report.values
+             if v["decision"] == "input"]
+    print(f"all-keyword call: {roles}")
+    return None
+
+
 def check_user_errors_and_odd_calls():
     """Calls JAX accepts that remat_jax got wrong: a result also read by a
     forward op whose derivative reads it (the copies backward reads must
@@ -630,6 +661,7 @@ def main():
     problems.append(check_named_result_viewing_an_unnamed_value())
     problems.append(check_closure_over_jit_arguments())
     problems.append(check_inner_checkpoint_refused())
+    problems.append(check_policy_strings_and_keywords())
     problems.append(check_user_errors_and_odd_calls())
     problems.append(check_complex())
     problems.append(check_random_and_cond())
