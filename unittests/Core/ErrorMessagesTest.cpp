@@ -483,5 +483,20 @@ TEST(ErrorMessages, ForwardOpReadsBackward) {
               "drop the explicit phase or mark the op backward");
 }
 
+TEST(ErrorMessages, ForwardOutputComputedInBackward) {
+  test::GraphBuilder builder(DType::F32);
+  ValueId x = builder.input("x", {4});
+  ValueId dy = builder.input("dy", {4}, InputRole::Tangent);
+  ValueId scaled = builder.op("scaled", "mul", ComputeClass::Pointwise, {x, dy},
+                              builder.type({4}));
+  builder.graph().markOutput(scaled, OutputRole::Output);
+  expectError(classify(builder.graph()).status(), kInvalid,
+              "value 2 is a function result with role output, but "
+              "it is computed in backward: op 0 'scaled' (mul) reads value 1 "
+              "'dy', which is a tangent. A forward output may not depend on "
+              "backward: give the result role grad if it is a gradient, or "
+              "compute it from forward values");
+}
+
 } // namespace
 } // namespace remat
