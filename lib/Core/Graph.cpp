@@ -9,6 +9,8 @@
 #include "FlatGraph.h"
 #include "StringUtil.h"
 
+#include "absl/strings/cord.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
@@ -339,11 +341,13 @@ detail::classifyFlat(const Graph &graph, const FlatGraph &flat) {
           culprit.inputRole ? std::string("a tangent")
                             : absl::StrCat("produced by backward ",
                                            describeOp(graph, culprit.producer));
-      return absl::InvalidArgumentError(absl::StrCat(
-          describeOp(graph, opId), " is marked phase forward but reads ",
-          describeValue(graph, backwardOperand), ", which is ", origin,
-          "; forward cannot depend on backward: drop the explicit phase or "
-          "mark the op backward"));
+      return atOp(
+          absl::InvalidArgumentError(absl::StrCat(
+              describeOp(graph, opId), " is marked phase forward but reads ",
+              describeValue(graph, backwardOperand), ", which is ", origin,
+              "; forward cannot depend on backward: drop the explicit phase or "
+              "mark the op backward")),
+          opId);
     }
     result.opPhase[id] = phase;
     if (phase != Phase::Backward)
@@ -384,13 +388,14 @@ detail::classifyFlat(const Graph &graph, const FlatGraph &flat) {
           break;
         }
     }
-    return absl::InvalidArgumentError(absl::StrCat(
+    absl::Status error = absl::InvalidArgumentError(absl::StrCat(
         describeValue(graph, value),
         " is a function result with role output, but it is computed in "
         "backward: ",
         why,
         ". A forward output may not depend on backward: give the result "
         "role grad if it is a gradient, or compute it from forward values"));
+    return producer == kNoId ? error : atOp(error, producer);
   }
   // Sized up front: on 1M-op graphs a doubling series of these vectors cost
   // more than the loop below (a large allocation searches the heap).
@@ -404,6 +409,22 @@ detail::classifyFlat(const Graph &graph, const FlatGraph &flat) {
       result.forwardValues.push_back(static_cast<ValueId>(id));
   }
   return result;
+}
+
+/// The payload URL atOp puts on a status.
+constexpr char kErrorOpUrl[] = "remat/error-op";
+
+absl::Status atOp(absl::Status status, OpId op) {
+  status.SetPayload(kErrorOpUrl, absl::Cord(std::to_string(op)));
+  return status;
+}
+
+std::optional<OpId> errorOp(const absl::Status &status) {
+  auto payload = status.GetPayload(kErrorOpUrl);
+  OpId op = 0;
+  if (!payload || !absl::SimpleAtoi(std::string(*payload), &op) || op < 0)
+    return std::nullopt;
+  return op;
 }
 
 } // namespace remat

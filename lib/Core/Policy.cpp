@@ -318,9 +318,10 @@ absl::StatusOr<Constraints> computeConstraints(const Graph &graph,
     // The dialect's verifier rejects the same pairs; graphs built through
     // the C++ API are checked here.
     auto contradiction = [&](const char *first, const char *second) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "op ", describeOpForUser(graph, opId), " is tagged both ", first,
-          " and ", second, "; remove one of the two tags"));
+      return atOp(absl::InvalidArgumentError(absl::StrCat(
+                      "op ", describeOpForUser(graph, opId), " is tagged both ",
+                      first, " and ", second, "; remove one of the two tags")),
+                  opId);
     };
     if (neverRecompute && preferRecompute)
       return contradiction("never_recompute", "prefer_recompute");
@@ -334,17 +335,16 @@ absl::StatusOr<Constraints> computeConstraints(const Graph &graph,
     else if (flat.hasFlag(opId, FlatGraph::kRandom) && !readsRng)
       hard = HardSave::RandomWithoutRng;
     if (neverRecompute && mustRecompute)
-      return absl::InvalidArgumentError(absl::StrCat(
-          "op ", describeOpForUser(graph, opId),
-          " is tagged both never_recompute and must_recompute; remove one "
-          "of the two tags"));
+      return contradiction("never_recompute", "must_recompute");
     if (hard == HardSave::RandomWithoutRng && mustRecompute)
-      return absl::InvalidArgumentError(absl::StrCat(
-          "op ", describeOpForUser(graph, opId),
-          " is tagged must_recompute, but it is a random op whose RNG state "
-          "is not a graph input, so a recomputation would draw different "
-          "numbers; pass its seed/offset as a graph input with role rng, or "
-          "drop the tag"));
+      return atOp(
+          absl::InvalidArgumentError(absl::StrCat(
+              "op ", describeOpForUser(graph, opId),
+              " is tagged must_recompute, but it is a random op whose RNG "
+              "state is not a graph input, so a recomputation would draw "
+              "different numbers; pass its seed/offset as a graph input with "
+              "role rng, or drop the tag")),
+          opId);
 
     AutoBan ban = AutoBan::None;
     switch (flat.computeClass[opIndex]) {
@@ -387,12 +387,14 @@ absl::StatusOr<Constraints> computeConstraints(const Graph &graph,
                                   ? UserChoice::None
                                   : policyChoice(graph, policy, result);
       if (fromPolicy == UserChoice::PolicySave && mustRecompute)
-        return absl::InvalidArgumentError(absl::StrCat(
-            "checkpoint policy ", toString(policy), " saves '",
-            displayName(graph, result), "', but its producer op ",
-            describeOpForUser(graph, opId),
-            " is tagged must_recompute; drop the tag or the name from the "
-            "policy"));
+        return atOp(
+            absl::InvalidArgumentError(absl::StrCat(
+                "checkpoint policy ", toString(policy), " saves '",
+                displayName(graph, result), "', but its producer op ",
+                describeOpForUser(graph, opId),
+                " is tagged must_recompute; drop the tag or the name from the "
+                "policy")),
+            opId);
       if (choice == UserChoice::None)
         choice = fromPolicy;
       if (choice == UserChoice::PolicyRecompute && hard != HardSave::None) {

@@ -527,9 +527,16 @@ void RematPlanPass::runOnOperation() {
                        .count(),
                    plan.ok() ? &*plan : nullptr);
     if (!plan.ok()) {
-      func->emitError() << "remat-plan: cannot plan '" << func.getName()
-                        << "' with strategy=" << strategy.getValue() << ": "
-                        << message(plan.status());
+      // At the op the error is about, where the core names one (before
+      // 2026-12-08 every error was at the function).
+      Operation *at = func;
+      if (std::optional<OpId> op = errorOp(plan.status());
+          op && static_cast<size_t>(*op) < (*imported)->opOf.size() &&
+          (*imported)->opOf[*op])
+        at = (*imported)->opOf[*op];
+      at->emitError() << "remat-plan: cannot plan '" << func.getName()
+                      << "' with strategy=" << strategy.getValue() << ": "
+                      << message(plan.status());
       return signalPassFailure();
     }
     // The planner classified this very graph, and recordPlan sees each op's

@@ -186,14 +186,15 @@ func.func @tag_against_policy(%x: tensor<4xf32> {remat.role = "input"},
 
 // A forward output computed in backward: the plan left it out and only
 // remat-partition refused it, blaming a tangent also where an explicit phase
-// was the cause (before 2026-12-08).
-// expected-error @+1 {{remat-plan: cannot plan 'output_reads_tangent' with strategy=min-cut: value 3 '%1' is a function result with role output, but it is computed in backward: op 1 (remat.mul) reads value 1 '%arg1', which is a tangent. A forward output may not depend on backward: give the result role grad if it is a gradient, or compute it from forward values}}
+// was the cause (before 2026-12-08). Errors the core says are about an op
+// are reported at the op (before 2026-12-08 at the function).
 func.func @output_reads_tangent(%x: tensor<4xf32> {remat.role = "input"},
                                 %dy: tensor<4xf32> {remat.role = "tangent"})
     -> (tensor<4xf32> {remat.role = "output"},
         tensor<4xf32> {remat.role = "grad", remat.grad_of = 0})
     attributes {remat.graph = "joint"} {
   %e = remat.exp %x : tensor<4xf32>
+  // expected-error @+1 {{remat-plan: cannot plan 'output_reads_tangent' with strategy=min-cut: value 3 '%1' is a function result with role output, but it is computed in backward: op 1 (remat.mul) reads value 1 '%arg1', which is a tangent. A forward output may not depend on backward: give the result role grad if it is a gradient, or compute it from forward values}}
   %t = remat.mul %e, %dy : tensor<4xf32>
   %d = remat.mul %dy, %e : tensor<4xf32>
   return %t, %d : tensor<4xf32>, tensor<4xf32>
@@ -201,13 +202,28 @@ func.func @output_reads_tangent(%x: tensor<4xf32> {remat.role = "input"},
 
 // -----
 
-// expected-error @+1 {{value 2 '%0' is a function result with role output, but it is computed in backward: op 0 (remat.exp) is marked phase backward.}}
 func.func @output_marked_backward(%x: tensor<4xf32> {remat.role = "input"},
                                   %dy: tensor<4xf32> {remat.role = "tangent"})
     -> (tensor<4xf32> {remat.role = "output"},
         tensor<4xf32> {remat.role = "grad", remat.grad_of = 0})
     attributes {remat.graph = "joint"} {
+  // expected-error @+1 {{value 2 '%0' is a function result with role output, but it is computed in backward: op 0 (remat.exp) is marked phase backward.}}
   %e = remat.exp %x {remat.phase = "backward"} : tensor<4xf32>
   %d = remat.mul %dy, %e : tensor<4xf32>
   return %e, %d : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+func.func @random_must_recompute(%x: tensor<4xf32> {remat.role = "input"},
+                                 %seed: tensor<i64> {remat.role = "input"},
+                                 %off: tensor<i64> {remat.role = "input"},
+                                 %dy: tensor<4xf32> {remat.role = "tangent"})
+    -> (tensor<4xf32> {remat.role = "output"},
+        tensor<4xf32> {remat.role = "grad", remat.grad_of = 0})
+    attributes {remat.graph = "joint"} {
+  // expected-error @+1 {{op random remat.dropout#0 is tagged must_recompute, but it is a random op whose RNG state is not a graph input}}
+  %y, %m = remat.dropout %x, %seed, %off p = 0.5 {remat.must_recompute} : (tensor<4xf32>, tensor<i64>, tensor<i64>) -> (tensor<4xf32>, tensor<4xi1>)
+  %d = remat.mul %dy, %y : tensor<4xf32>
+  return %y, %d : tensor<4xf32>, tensor<4xf32>
 }

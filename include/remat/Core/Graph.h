@@ -250,6 +250,13 @@ struct Classification {
 /// (e.g. an explicit forward op reading a backward value).
 absl::StatusOr<Classification> classify(const Graph &graph);
 
+/// `status` marked as being about op `op` of the graph, so that a caller
+/// holding the graph's source (remat-plan) reports it at that op rather
+/// than at the whole function; the message is unchanged.
+absl::Status atOp(absl::Status status, OpId op);
+/// The op an error is about (atOp), if it names one.
+std::optional<OpId> errorOp(const absl::Status &status);
+
 } // namespace remat
 
 #endif // REMAT_CORE_GRAPH_H
