@@ -556,7 +556,8 @@ def checkpoint(fn, *, param_argnums=(0,), prevent_cse=None, scan=None,
         # parameter when it names one of those positions (before 2026-12-08
         # the indices fell on the keywords in sorted order, so
         # step(params=w, batch=x) made `batch` the parameter).
-        params = tuple(i for i in params if -len(args) <= i < len(args)) + \
+        params = tuple(i % len(args) for i in params
+                       if -len(args) <= i < len(args)) + \
             tuple(len(args) + j for j, k in enumerate(keywords)
                   if _parameter_position(fn, k) in
                   {i % count if count and -count <= i < 0 else i
