@@ -544,6 +544,7 @@ def checkpoint(fn, *, param_argnums=(0,), prevent_cse=None, scan=None,
         checked["policy"] = _checkable_policy(checked["policy"])
     remat.check_options(**checked)
     plans, bodies = {}, {}
+    positions = _positional_parameters(fn)
 
     def planned(args, kwargs):
         """(key, fn with static arguments bound and keywords last,
@@ -556,12 +557,11 @@ def checkpoint(fn, *, param_argnums=(0,), prevent_cse=None, scan=None,
         # parameter when it names one of those positions (before 2026-12-08
         # the indices fell on the keywords in sorted order, so
         # step(params=w, batch=x) made `batch` the parameter).
+        wanted = {i % count if -count <= i < 0 else i for i in param_argnums}
         params = tuple(i % len(args) for i in params
                        if -len(args) <= i < len(args)) + \
             tuple(len(args) + j for j, k in enumerate(keywords)
-                  if _parameter_position(fn, k) in
-                  {i % count if count and -count <= i < 0 else i
-                   for i in param_argnums})
+                  if positions.get(k) in wanted)
         values = tuple(args) + tuple(kwargs[k] for k in keywords)
         _require_array_leaves(values, argument_names(bound, len(args)) +
                               list(keywords))
@@ -596,19 +596,17 @@ def checkpoint(fn, *, param_argnums=(0,), prevent_cse=None, scan=None,
     return wrapped
 
 
-def _parameter_position(fn, name):
-    """The position of fn's parameter `name` when it may be passed
-    positionally, else None."""
+def _positional_parameters(fn):
+    """{name: position} of fn's parameters that may be passed positionally
+    (empty when fn has no signature to read)."""
     try:
-        parameters = list(inspect.signature(fn).parameters.values())
+        parameters = inspect.signature(fn).parameters.values()
     except (TypeError, ValueError):
-        return None
-    for index, parameter in enumerate(parameters):
-        if parameter.name == name and parameter.kind in (
-                inspect.Parameter.POSITIONAL_ONLY,
-                inspect.Parameter.POSITIONAL_OR_KEYWORD):
-            return index
-    return None
+        return {}
+    return {parameter.name: index
+            for index, parameter in enumerate(parameters)
+            if parameter.kind in (inspect.Parameter.POSITIONAL_ONLY,
+                                  inspect.Parameter.POSITIONAL_OR_KEYWORD)}
 
 
 def _static_indices(argnums):

@@ -259,8 +259,8 @@ def _trace_flat_joint(call, specs, arguments) -> TracedJoint:
     arguments, specs = list(arguments), list(specs)
     num_primals = len(specs)
     differentiable = [i for i, s in enumerate(specs) if _inexact(s.dtype)]
-    _refuse_checkpoints(jax.make_jaxpr(call)(*specs).jaxpr)
-    out_shapes = jax.eval_shape(call, *specs)
+    forward, out_shapes = jax.make_jaxpr(call, return_shape=True)(*specs)
+    _refuse_checkpoints(forward.jaxpr)
     out_leaves, out_tree = jax.tree_util.tree_flatten_with_path(out_shapes)
     if not out_leaves:
         raise ExportError("the function returns no arrays: a joint graph "
